@@ -30,10 +30,16 @@ _TO_MOVE_KEY = {
 
 @dataclass(frozen=True, slots=True)
 class PlayedMove:
-    """A move as it happened: what it captured."""
+    """A move as it happened: what it captured.
+
+    ``lost_turn`` marks a pass that the player did not declare: a void move under
+    the referee (Art. 18.3, 19, 20) costs the turn. It never counts towards the
+    two passes that end the game.
+    """
 
     move: Move
     captures: frozenset[Point]
+    lost_turn: bool = False
 
 
 @dataclass(slots=True)
@@ -77,6 +83,8 @@ class Game:
         self.history: list[PlayedMove] = []
         self.captures = {Color.BLACK: 0, Color.WHITE: 0}
         self.resigned: Color | None = None
+        #: Changes made by :meth:`edit`, each with the number of moves before it.
+        self.edits: list[tuple[int, dict[Point, Color | None]]] = []
         self._ko: int | None = None
         self._undo: list[_Undo] = []
         self._seen: dict[int, int] = {self._key(self.to_move): 1}
@@ -101,10 +109,8 @@ class Game:
         """Over by resignation or two consecutive passes (Art. 7.3)."""
         if self.resigned is not None:
             return True
-        return (
-            len(self.history) >= 2
-            and self.history[-1].move.is_pass
-            and self.history[-2].move.is_pass
+        return len(self.history) >= 2 and all(
+            played.move.is_pass and not played.lost_turn for played in self.history[-2:]
         )
 
     @property
@@ -147,6 +153,32 @@ class Game:
         assert played is not None
         return played
 
+    def lose_turn(self, color: Color) -> PlayedMove:
+        """Record that ``color`` loses the turn (a void move): a pass that ends nothing."""
+        move = Move.pass_(color)
+        self._apply(move, commit=False)
+        self._record(move, None, [], frozenset(), lost_turn=True)
+        return self.history[-1]
+
+    def edit(self, changes: Mapping[Point, Color | None]) -> None:
+        """Change stones by decision rather than by a move (setup, an arbiter's ruling).
+
+        Tolerant: no captures and no legality checks; the position after it counts
+        for repetition, and any simple-ko restriction is lifted. Moves before an edit
+        can no longer be taken back.
+        """
+        board = self.board
+        for point, color in changes.items():
+            if board[point] is not None:
+                board.remove(point)
+            if color is not None:
+                board.place(color, point)
+        self._ko = None
+        self._undo.clear()
+        self.edits.append((len(self.history), dict(changes)))
+        key = self._key(self.to_move)
+        self._seen[key] = self._seen.get(key, 0) + 1
+
     def resign(self, color: Color) -> None:
         if self.is_over:
             raise IllegalMoveError(
@@ -156,7 +188,7 @@ class Game:
 
     def undo(self) -> PlayedMove:
         """Take back the last move and return it; a resignation is withdrawn too."""
-        if not self.history:
+        if not self._undo:
             raise IllegalMoveError("no move to take back", reason="game over")
         self.resigned = None
         played = self.history.pop()
@@ -222,7 +254,13 @@ class Game:
             return f"{move.color.value} {move.point!r}"
 
     def _record(
-        self, move: Move, index: int | None, captured: list[int], points: frozenset[Point]
+        self,
+        move: Move,
+        index: int | None,
+        captured: list[int],
+        points: frozenset[Point],
+        *,
+        lost_turn: bool = False,
     ) -> None:
         color = move.color
         prior_ko = self._ko
@@ -238,7 +276,7 @@ class Game:
         key = self._key(self.to_move)
         self._seen[key] = self._seen.get(key, 0) + 1
         self._undo.append(_Undo(index, captured, prior_ko, key))
-        self.history.append(PlayedMove(move, points))
+        self.history.append(PlayedMove(move, points, lost_turn))
 
     # -- copying and counting -------------------------------------------------------------
 
@@ -250,6 +288,7 @@ class Game:
         game.history = self.history.copy()
         game.captures = dict(self.captures)
         game.resigned = self.resigned
+        game.edits = self.edits.copy()
         game._ko = self._ko
         game._undo = self._undo.copy()
         game._seen = dict(self._seen)

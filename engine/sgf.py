@@ -7,7 +7,7 @@ to Kifu's top-left ``Point``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from sgfmill import sgf
@@ -18,7 +18,23 @@ from engine.point import MAX_SIZE, MIN_SIZE, Color, Move, Point
 from engine.rules import Rules
 
 #: Root properties kept as game information (tournament headers).
-HEADERS = ("PB", "PW", "BR", "WR", "EV", "RO", "DT", "PC", "RU", "RE", "TM", "OT", "GN", "SO")
+HEADERS = (
+    "PB",
+    "PW",
+    "BR",
+    "WR",
+    "EV",
+    "RO",
+    "DT",
+    "PC",
+    "RU",
+    "RE",
+    "TM",
+    "OT",
+    "GN",
+    "GC",
+    "SO",
+)
 _COLOUR = {"b": Color.BLACK, "w": Color.WHITE}
 
 
@@ -42,6 +58,9 @@ class GameRecord:
     headers: Mapping[str, str] = field(default_factory=dict)
     root_comment: str | None = None
     notes: tuple[NodeInfo, ...] = ()
+    #: Stones changed by decision during the game (AB/AW/AE in a node of their own),
+    #: each with the number of moves played before it.
+    edits: tuple[tuple[int, tuple[tuple[Point, Color | None], ...]], ...] = ()
     #: Problems found in the headers that do not touch the moves (e.g. "HA[7.5]").
     warnings: tuple[str, ...] = ()
 
@@ -66,13 +85,18 @@ class GameRecord:
         so turn order follows the record.
         """
         game = self.new_game(rules)
+        edits = list(self.edits)
         for number, move in enumerate(self.moves, start=1):
+            while edits and edits[0][0] < number:
+                game.edit(dict(edits.pop(0)[1]))
             if move.color is not game.to_move and not game.is_over:
                 game.to_move = move.color
             try:
                 game.play(move)
             except IllegalMoveError as error:
                 return game, number, error
+        for _, changes in edits:
+            game.edit(dict(changes))
         return game, None, None
 
 
@@ -131,10 +155,18 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
     headers = {ident: text for ident in HEADERS if (text := _text(root, ident)) is not None}
     moves: list[Move] = []
     notes: list[NodeInfo] = []
+    edits: list[tuple[int, tuple[tuple[Point, Color | None], ...]]] = []
     for node in game.get_main_sequence()[1:]:
         number = len(moves) + 1
         if node.has_setup_stones():
-            raise SgfError(f"{name}: move {number}: setup stones inside the game")
+            try:
+                add_black, add_white, clear = node.get_setup_stones()
+            except ValueError as error:
+                raise SgfError(f"{name}: before move {number}: bad setup ({error})") from None
+            changes: list[tuple[Point, Color | None]] = [(point(p), None) for p in clear]
+            changes += [(point(p), Color.BLACK) for p in add_black]
+            changes += [(point(p), Color.WHITE) for p in add_white]
+            edits.append((len(moves), tuple(sorted(changes, key=lambda pc: pc[0]))))
         try:
             colour, rc = node.get_move()
         except ValueError:
@@ -162,6 +194,7 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
         headers=headers,
         root_comment=_text(root, "C"),
         notes=tuple(notes),
+        edits=tuple(edits),
         warnings=tuple(warnings),
     )
 
@@ -190,7 +223,10 @@ def write_sgf(record: GameRecord) -> bytes:
             [rc(p) for p, c in record.setup if c is Color.BLACK],
             [rc(p) for p, c in record.setup if c is Color.WHITE],
         )
+    edits = list(record.edits)
     for k, move in enumerate(record.moves):
+        while edits and edits[0][0] <= k:
+            _setup_node(game.extend_main_sequence(), edits.pop(0)[1], rc)
         node = game.extend_main_sequence()
         node.set_move(move.color.value.lower(), None if move.point is None else rc(move.point))
         note = record.notes[k] if k < len(record.notes) else NodeInfo()
@@ -198,5 +234,19 @@ def write_sgf(record: GameRecord) -> bytes:
             node.set("BL" if move.color is Color.BLACK else "WL", note.time_left)
         if note.comment:
             node.set("C", note.comment)
+    for _, changes in edits:
+        _setup_node(game.extend_main_sequence(), changes, rc)
     data: bytes = game.serialise()
     return data
+
+
+def _setup_node(
+    node: sgf.Tree_node,
+    changes: tuple[tuple[Point, Color | None], ...],
+    rc: Callable[[Point], tuple[int, int]],
+) -> None:
+    node.set_setup_stones(
+        [rc(p) for p, c in changes if c is Color.BLACK],
+        [rc(p) for p, c in changes if c is Color.WHITE],
+        [rc(p) for p, c in changes if c is None],
+    )
