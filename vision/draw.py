@@ -1,0 +1,72 @@
+"""Pictures for a person to check: the found grid and the read stones over the photo."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.grid import Grid
+
+__all__ = ["draw_reading"]
+
+_BLACK_MARK = (0, 0, 255)  # red ring on black stones
+_WHITE_MARK = (255, 160, 0)  # blue ring on white stones
+_GRID = (0, 220, 0)
+
+
+def draw_reading(
+    image: npt.NDArray[np.uint8],
+    grid: Grid,
+    *,
+    board: Sequence[str] | None = None,
+    wrong: npt.NDArray[np.bool_] | None = None,
+    max_side: int = 1200,
+) -> npt.NDArray[np.uint8]:
+    """The photo, scaled to at most ``max_side``, with the grid and stones drawn on it.
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3), uint8
+        The photo the grid was found in.
+    grid : Grid
+    board : sequence of str, optional
+        A reading in text form; black stones get a red ring, white ones a blue ring.
+    wrong : ndarray of shape (N, N), bool, optional
+        Points to flag with a yellow square (e.g. where a reading disagrees with truth).
+    max_side : int
+        Longest side of the picture returned.
+
+    Returns
+    -------
+    ndarray of shape (h, w, 3), uint8
+    """
+    height, width = image.shape[:2]
+    scale = min(1.0, max_side / max(height, width))
+    out = cv2.resize(
+        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
+    )
+    points = grid.intersections * scale
+    shift = 4
+    fixed = np.rint(points * (1 << shift)).astype(np.int32)
+    for k in range(grid.size):
+        cv2.polylines(out, [fixed[k]], False, _GRID, 1, cv2.LINE_AA, shift)
+        cv2.polylines(out, [np.ascontiguousarray(fixed[:, k])], False, _GRID, 1, cv2.LINE_AA, shift)
+    corner = tuple(int(v) for v in np.rint(points[0, 0]))
+    cv2.circle(out, corner, 6, (255, 0, 255), 2, cv2.LINE_AA)
+    radius = max(3, int(0.35 * float(np.median(grid.spacing())) * scale))
+    if board is not None:
+        for r, row in enumerate(board):
+            for c, mark in enumerate(row):
+                centre = tuple(int(v) for v in np.rint(points[r, c]))
+                if mark == "X":
+                    cv2.circle(out, centre, radius, _BLACK_MARK, 2, cv2.LINE_AA)
+                elif mark == "O":
+                    cv2.circle(out, centre, radius, _WHITE_MARK, 2, cv2.LINE_AA)
+    if wrong is not None:
+        for r, c in zip(*np.nonzero(wrong), strict=True):
+            x, y = (int(v) for v in np.rint(points[r, c]))
+            cv2.rectangle(out, (x - radius, y - radius), (x + radius, y + radius), (0, 255, 255), 2)
+    return np.asarray(out, dtype=np.uint8)

@@ -1,0 +1,279 @@
+"""Projective geometry helpers: homographies, vanishing points, 1-D lattices.
+
+Pixel coordinates are OpenCV's ``(x, y)``. Board lattice coordinates are
+``(u, v) = (col, row)`` in grid units, so that a homography maps ``(u, v, 1)`` to
+image ``(x, y, 1)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = [
+    "Lattice1D",
+    "apply_homography",
+    "fit_homography",
+    "fit_lattice",
+    "vanishing_point",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+
+def apply_homography(homography: FloatArray, points: FloatArray) -> FloatArray:
+    """Map points through a 3×3 homography.
+
+    Parameters
+    ----------
+    homography : ndarray of shape (3, 3)
+    points : ndarray of shape (..., 2)
+
+    Returns
+    -------
+    ndarray of shape (..., 2), float64
+    """
+    flat = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    mapped = flat @ homography[:, :2].T + homography[:, 2]
+    out = mapped[:, :2] / mapped[:, 2:3]
+    return np.asarray(out.reshape(np.shape(points)), dtype=np.float64)
+
+
+def _normalizer(points: FloatArray) -> FloatArray:
+    """Hartley normalisation: centre the points, mean distance sqrt(2)."""
+    centre = points.mean(axis=0)
+    scale = np.sqrt(2.0) / max(float(np.mean(np.linalg.norm(points - centre, axis=1))), 1e-12)
+    return np.array(
+        [[scale, 0.0, -scale * centre[0]], [0.0, scale, -scale * centre[1]], [0.0, 0.0, 1.0]]
+    )
+
+
+def fit_homography(
+    source: FloatArray, target: FloatArray, *, weights: FloatArray | None = None
+) -> FloatArray | None:
+    """Least-squares homography mapping ``source`` points onto ``target`` (normalised DLT).
+
+    Parameters
+    ----------
+    source, target : ndarray of shape (K, 2)
+        Corresponding points, K >= 4, not all collinear.
+    weights : ndarray of shape (K,), optional
+        Non-negative weight per correspondence.
+
+    Returns
+    -------
+    ndarray of shape (3, 3) or None
+        Normalised so that ``H[2, 2] == 1``; None when the points are degenerate.
+    """
+    src = np.asarray(source, dtype=np.float64).reshape(-1, 2)
+    dst = np.asarray(target, dtype=np.float64).reshape(-1, 2)
+    if len(src) < 4 or len(src) != len(dst):
+        return None
+    ts, td = _normalizer(src), _normalizer(dst)
+    s = src @ ts[:2, :2].T + ts[:2, 2]
+    d = dst @ td[:2, :2].T + td[:2, 2]
+    ones, zeros = np.ones(len(s)), np.zeros(len(s))
+    rows_x = np.column_stack(
+        [
+            -s[:, 0],
+            -s[:, 1],
+            -ones,
+            zeros,
+            zeros,
+            zeros,
+            d[:, 0] * s[:, 0],
+            d[:, 0] * s[:, 1],
+            d[:, 0],
+        ]
+    )
+    rows_y = np.column_stack(
+        [
+            zeros,
+            zeros,
+            zeros,
+            -s[:, 0],
+            -s[:, 1],
+            -ones,
+            d[:, 1] * s[:, 0],
+            d[:, 1] * s[:, 1],
+            d[:, 1],
+        ]
+    )
+    system = np.vstack([rows_x, rows_y])
+    if weights is not None:
+        w = np.sqrt(np.clip(np.asarray(weights, dtype=np.float64), 0.0, None))
+        system = system * np.concatenate([w, w])[:, None]
+    _, singular, vt = np.linalg.svd(system, full_matrices=False)
+    if singular[-2] < 1e-9 * singular[0]:
+        return None
+    h = vt[-1].reshape(3, 3)
+    full = np.linalg.inv(td) @ h @ ts
+    if abs(full[2, 2]) < 1e-12:
+        return None
+    return np.asarray(full / full[2, 2], dtype=np.float64)
+
+
+def vanishing_point(
+    ends: FloatArray,
+    weights: FloatArray,
+    *,
+    rng: np.random.Generator,
+    max_angle: float = 1.5,
+    trials: int = 300,
+) -> tuple[FloatArray, npt.NDArray[np.bool_]] | None:
+    """The common point of a family of image segments (possibly at infinity).
+
+    RANSAC over pairs of segments; a segment supports a candidate point when the
+    direction from its midpoint to the point is within ``max_angle`` degrees of its
+    own direction. The winner is refined by weighted least squares on its support.
+
+    Parameters
+    ----------
+    ends : ndarray of shape (S, 4)
+        Segment endpoints ``(x1, y1, x2, y2)``, in any consistent frame.
+    weights : ndarray of shape (S,)
+        Support each segment lends (its length, typically).
+    rng : numpy.random.Generator
+        Source of the random pairs.
+
+    Returns
+    -------
+    (point, inliers) or None
+        ``point`` homogeneous, shape (3,), unit norm; ``inliers`` a boolean mask.
+    """
+    count = len(ends)
+    if count < 2:
+        return None
+    p1 = np.column_stack([ends[:, :2], np.ones(count)])
+    p2 = np.column_stack([ends[:, 2:], np.ones(count)])
+    lines = np.cross(p1, p2)
+    lines /= np.linalg.norm(lines[:, :2], axis=1, keepdims=True) + 1e-12
+    direction = ends[:, 2:] - ends[:, :2]
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True) + 1e-12
+    middle = 0.5 * (ends[:, :2] + ends[:, 2:])
+    limit = np.sin(np.radians(max_angle))
+    probability = weights / weights.sum()
+
+    def support(point: FloatArray) -> npt.NDArray[np.bool_]:
+        toward = point[:2][None, :] - middle * point[2]
+        toward /= np.linalg.norm(toward, axis=1, keepdims=True) + 1e-12
+        sine = np.abs(direction[:, 0] * toward[:, 1] - direction[:, 1] * toward[:, 0])
+        return np.asarray(sine < limit)
+
+    best_score, best_mask = -1.0, np.zeros(count, dtype=bool)
+    pairs = rng.choice(count, size=(trials, 2), p=probability)
+    for a, b in pairs:
+        if a == b:
+            continue
+        point = np.cross(lines[a], lines[b])
+        norm = np.linalg.norm(point)
+        if norm < 1e-12:
+            continue
+        mask = support(point / norm)
+        score = float(weights[mask].sum())
+        if score > best_score:
+            best_score, best_mask = score, mask
+    if best_mask.sum() < 2:
+        return None
+    for _ in range(2):
+        chosen = lines[best_mask] * np.sqrt(weights[best_mask])[:, None]
+        _, _, vt = np.linalg.svd(chosen, full_matrices=False)
+        point = vt[-1] / np.linalg.norm(vt[-1])
+        mask = support(point)
+        if mask.sum() < 2:
+            break
+        best_mask = mask
+    return np.asarray(point, dtype=np.float64), best_mask
+
+
+@dataclass(frozen=True)
+class Lattice1D:
+    """Evenly spaced positions ``origin + k * spacing`` for integer k."""
+
+    origin: float
+    spacing: float
+
+    def position(self, index: FloatArray | float) -> FloatArray:
+        """Position of (possibly fractional) lattice indices."""
+        return np.asarray(self.origin + np.asarray(index, dtype=np.float64) * self.spacing)
+
+    def index(self, position: FloatArray) -> FloatArray:
+        """Fractional lattice index of positions."""
+        return np.asarray((np.asarray(position, dtype=np.float64) - self.origin) / self.spacing)
+
+
+def _merge_positions(
+    positions: FloatArray, weights: FloatArray, tolerance: float
+) -> tuple[FloatArray, FloatArray]:
+    """Merge positions closer than ``tolerance`` into weighted means."""
+    order = np.argsort(positions)
+    pos, wts = positions[order], weights[order]
+    merged_p: list[float] = []
+    merged_w: list[float] = []
+    start = 0
+    for i in range(1, len(pos) + 1):
+        if i == len(pos) or pos[i] - pos[i - 1] > tolerance:
+            w = wts[start:i]
+            merged_p.append(float(np.average(pos[start:i], weights=w)))
+            merged_w.append(float(w.sum()))
+            start = i
+    return np.array(merged_p), np.array(merged_w)
+
+
+def fit_lattice(
+    positions: FloatArray, weights: FloatArray, *, lines: int, tolerance: float = 0.15
+) -> Lattice1D | None:
+    """Fit evenly spaced lines to scattered line positions.
+
+    Candidate spacings are the gaps between merged neighbouring positions; each is
+    scored by the weight of positions within ``tolerance`` spacings of its comb,
+    times the share of comb teeth between the extreme supported positions that
+    have support (so that half the true spacing, which fits every line too, loses).
+
+    Parameters
+    ----------
+    positions, weights : ndarray of shape (S,)
+        Where line evidence lies along one axis, and how much.
+    lines : int
+        How many lines the lattice has (bounds the spacing from below).
+
+    Returns
+    -------
+    Lattice1D or None
+    """
+    if len(positions) < 3:
+        return None
+    spread = float(np.percentile(positions, 98) - np.percentile(positions, 2))
+    if spread <= 0:
+        return None
+    merged, mweights = _merge_positions(positions, weights, spread / (lines * 8.0))
+    strong = mweights >= 0.15 * np.percentile(mweights, 90)
+    merged, mweights = merged[strong], mweights[strong]
+    if len(merged) < 3:
+        return None
+    gaps = np.diff(merged)
+    candidates = np.unique(np.round(gaps[gaps > spread / (lines * 3.0)], 6))
+    best: tuple[float, Lattice1D] | None = None
+    for spacing in candidates:
+        phase = np.angle(np.sum(mweights * np.exp(2j * np.pi * merged / spacing)))
+        origin = phase / (2.0 * np.pi) * spacing
+        frac = (merged - origin) / spacing
+        k = np.round(frac)
+        inlier = np.abs(frac - k) < tolerance
+        if inlier.sum() < 3:
+            continue
+        teeth = int(k[inlier].max() - k[inlier].min()) + 1
+        supported = len(np.unique(k[inlier]))
+        score = float(mweights[inlier].sum()) * (supported / teeth) ** 2
+        if best is None or score > best[0]:
+            # Least-squares refinement on the inliers.
+            design = np.column_stack([np.ones(int(inlier.sum())), k[inlier]])
+            coef, *_ = np.linalg.lstsq(
+                design * mweights[inlier, None] ** 0.5,
+                merged[inlier] * mweights[inlier] ** 0.5,
+                rcond=None,
+            )
+            best = (score, Lattice1D(origin=float(coef[0]), spacing=float(coef[1])))
+    return None if best is None else best[1]

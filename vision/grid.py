@@ -1,0 +1,486 @@
+"""Finding a Go board's grid in one photo, with no clicks.
+
+The pipeline, on a copy of the photo scaled to ``WORK_SIDE`` pixels:
+
+1. Thin dark lines respond to a black-hat filter; a probabilistic Hough transform
+   turns them into segments, split by direction into two families.
+2. Each family's vanishing point (RANSAC) gives the horizon; sending it to infinity
+   and shearing makes both families axis-parallel and evenly spaced, so each
+   reduces to a 1-D lattice fit (spacing and phase).
+3. The board is the N×N window of that lattice with the most *crossings*
+   (line evidence in both directions around a lattice point): beyond the outer
+   lines the perpendicular lines stop, whatever the margin, table or frame lines.
+4. Every line is refined on the line response (sub-pixel peak across it at each
+   cell) and refitted; intersections of the refined lines are the grid.
+
+Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionError
+from vision.geometry import apply_homography, fit_homography, fit_lattice, vanishing_point
+from vision.lines import Segments, find_segments, line_response, split_families
+
+__all__ = ["SIZES", "WORK_SIDE", "BoardDetection", "Grid", "detect_board", "grid_from_corners"]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Board sizes Kifu reads.
+SIZES: tuple[int, ...] = (9, 13, 19)
+#: Longest side, in pixels, of the working copy the grid is searched on.
+WORK_SIDE = 1024
+#: Smallest image side worth looking at.
+MIN_SIDE = 32
+
+
+@dataclass(frozen=True, eq=False)
+class Grid:
+    """Where a board's N×N intersections lie in an image; reusable for every frame.
+
+    ``homography`` maps lattice coordinates ``(u, v) = (col, row)`` to image
+    ``(x, y)``; ``intersections[row, col]`` is the image ``(x, y)`` of that point
+    (refined, so it may depart slightly from the homography under lens distortion).
+    """
+
+    size: int
+    #: ndarray of shape (3, 3), float64.
+    homography: FloatArray
+    #: ndarray of shape (N, N, 2), float64, image (x, y) of board[row][col].
+    intersections: FloatArray
+    #: (height, width) of the image the grid was found in.
+    image_shape: tuple[int, int]
+
+    @property
+    def corners(self) -> FloatArray:
+        """ndarray of shape (4, 2): board[0][0], board[0][N-1], board[N-1][N-1], board[N-1][0]."""
+        n = self.size - 1
+        p = self.intersections
+        return np.array([p[0, 0], p[0, n], p[n, n], p[n, 0]], dtype=np.float64)
+
+    def spacing(self) -> FloatArray:
+        """ndarray of shape (N, N): local grid spacing in pixels around each point."""
+        p = self.intersections
+        dx = np.linalg.norm(np.diff(p, axis=1), axis=2)
+        dy = np.linalg.norm(np.diff(p, axis=0), axis=2)
+        along = np.pad(dx, ((0, 0), (0, 1)), mode="edge") + np.pad(
+            dx, ((0, 0), (1, 0)), mode="edge"
+        )
+        down = np.pad(dy, ((0, 1), (0, 0)), mode="edge") + np.pad(dy, ((1, 0), (0, 0)), mode="edge")
+        return np.asarray(0.25 * (along + down), dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class BoardDetection:
+    """The result of looking for a board: truthy with a grid, falsy with a reason."""
+
+    grid: Grid | None
+    #: 0..1: how well line evidence supports the grid (0 when none was found).
+    confidence: float = 0.0
+    reason: str = ""
+    #: Extra figures for diagnosis (line counts, spacing), never needed by callers.
+    details: dict[str, float] = field(default_factory=dict)
+
+    def __bool__(self) -> bool:
+        return self.grid is not None
+
+    @property
+    def corners(self) -> FloatArray:
+        """See :attr:`Grid.corners`; raises ``VisionError`` on a failed detection."""
+        return self._grid().corners
+
+    @property
+    def intersections(self) -> FloatArray:
+        """See :attr:`Grid.intersections`; raises ``VisionError`` on a failed detection."""
+        return self._grid().intersections
+
+    def _grid(self) -> Grid:
+        if self.grid is None:
+            raise VisionError(f"no grid: {self.reason}")
+        return self.grid
+
+
+def _failure(reason: str) -> BoardDetection:
+    return BoardDetection(grid=None, confidence=0.0, reason=f"no board found: {reason}")
+
+
+def _check_image(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """Grey copy of a BGR or grey uint8 image; VisionError for other arrays."""
+    if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
+        raise VisionError(f"image must be a uint8 numpy array, got {type(image).__name__}")
+    if image.ndim == 3 and image.shape[2] == 3:
+        return np.asarray(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), dtype=np.uint8)
+    if image.ndim == 2:
+        return image
+    raise VisionError(f"image must have shape (H, W, 3) or (H, W), got {image.shape!r}")
+
+
+def _normalizer(shape: tuple[int, int]) -> FloatArray:
+    """Pixel → centred coordinates of order 1 (for well-conditioned projective maths)."""
+    h, w = shape
+    f = 0.5 * max(h, w)
+    return np.array([[1 / f, 0, -0.5 * w / f], [0, 1 / f, -0.5 * h / f], [0, 0, 1.0]])
+
+
+def _rectifier(v_cols: FloatArray, v_rows: FloatArray) -> FloatArray | None:
+    """Projective map sending both vanishing points to infinity, columns vertical.
+
+    After it, lines of the column family are ``x = const`` and of the row family
+    ``y = const``, evenly spaced within each family.
+    """
+    horizon = np.cross(v_cols, v_rows)
+    if abs(horizon[2]) < 1e-9:
+        return None
+    projective = np.array([[1.0, 0, 0], [0, 1.0, 0], horizon / horizon[2]])
+    d_cols = (projective @ v_cols)[:2]
+    d_rows = (projective @ v_rows)[:2]
+    if d_cols[1] < 0:
+        d_cols = -d_cols
+    if d_rows[0] < 0:
+        d_rows = -d_rows
+    basis = np.column_stack([d_rows, d_cols])
+    if abs(np.linalg.det(basis)) < 1e-9 * np.linalg.norm(d_rows) * np.linalg.norm(d_cols):
+        return None
+    affine = np.eye(3)
+    affine[:2, :2] = np.linalg.inv(basis)
+    return np.asarray(affine @ projective, dtype=np.float64)
+
+
+def _crossing_evidence(
+    mask: npt.NDArray[np.float32], homography: FloatArray, us: FloatArray, vs: FloatArray
+) -> FloatArray:
+    """Evidence (0..1) that grid lines cross at each lattice point ``(u, v)``.
+
+    Line presence is sampled on short arms toward the four neighbours, less the
+    presence half a cell to either side of the arm (so that texture, which is
+    everywhere, does not count); a crossing needs a horizontal arm (left or right)
+    and a vertical arm (up or down).
+    """
+    uu, vv = np.meshgrid(us, vs)
+    steps = np.array([0.15, 0.25, 0.35, 0.45])
+    h, w = mask.shape
+
+    def sample(du: FloatArray, dv: FloatArray) -> FloatArray:
+        pts = np.stack([uu[..., None] + du, vv[..., None] + dv], axis=-1)
+        img = apply_homography(homography, pts)
+        x = np.rint(img[..., 0]).astype(np.int64)
+        y = np.rint(img[..., 1]).astype(np.int64)
+        inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+        values = np.where(inside, mask[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)], 0.0)
+        return np.asarray(values.mean(axis=-1), dtype=np.float64)
+
+    arms = []
+    zero = np.zeros_like(steps)
+    for du, dv in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        along_u, along_v = du * steps, dv * steps
+        on = sample(along_u, along_v)
+        off = 0.5 * (
+            sample(along_u + 0.5 * abs(dv) + zero, along_v + 0.5 * abs(du))
+            + sample(along_u - 0.5 * abs(dv) + zero, along_v - 0.5 * abs(du))
+        )
+        arms.append(np.clip(on - off, 0.0, 1.0))
+    left, right, up, down = arms
+    return np.asarray(np.maximum(left, right) * np.maximum(up, down), dtype=np.float64)
+
+
+def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
+    """Top-left (row, col) of the size×size window with the most evidence, and its mean."""
+    rows, cols = evidence.shape
+    padded = np.zeros((max(rows, size) + 1, max(cols, size) + 1))
+    padded[1 : rows + 1, 1 : cols + 1] = evidence
+    total = padded.cumsum(0).cumsum(1)
+    sums = total[size:, size:] - total[:-size, size:] - total[size:, :-size] + total[:-size, :-size]
+    r, c = np.unravel_index(int(np.argmax(sums)), sums.shape)
+    return int(r), int(c), float(sums[r, c]) / (size * size)
+
+
+def _refine_lines(
+    response: npt.NDArray[np.float32], homography: FloatArray, size: int, *, reach: float = 0.3
+) -> tuple[FloatArray, FloatArray, float] | None:
+    """Refine every grid line on the line response and intersect the refined lines.
+
+    Along each line, at every half cell, the response is sampled across the line
+    (±``reach`` cell); the sub-pixel peak is a point on the line. Each line is
+    refitted (total least squares, dropping far points); a line with too little
+    evidence keeps the homography's. Returns the (N, N, 2) intersections, an (N, N)
+    weight (how well both lines through each point were seen, 0..1) and the share of
+    samples that found a line.
+    """
+    n = size
+    offsets = np.linspace(-reach, reach, 25)
+    along = np.arange(0.0, n - 1 + 1e-9, 0.5)
+    found_total, tried_total = 0, 0
+    lines: dict[str, list[FloatArray]] = {"row": [], "col": []}
+    support: dict[str, list[float]] = {"row": [], "col": []}
+    for family in ("row", "col"):
+        for j in range(n):
+            if family == "row":
+                base = np.stack([along, np.full_like(along, j)], axis=-1)
+                normal = np.array([0.0, 1.0])
+            else:
+                base = np.stack([np.full_like(along, j), along], axis=-1)
+                normal = np.array([1.0, 0.0])
+            pts = base[:, None, :] + offsets[None, :, None] * normal  # (A, O, 2)
+            img = apply_homography(homography, pts).astype(np.float32)
+            values = cv2.remap(
+                response,
+                img[..., 0],
+                img[..., 1],
+                interpolation=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=0.0,
+            )
+            peak = np.argmax(values, axis=1)
+            top = values[np.arange(len(along)), peak]
+            good = (peak > 0) & (peak < len(offsets) - 1) & (top > 0.5)
+            tried_total += len(along)
+            found_total += int(good.sum())
+            idx = np.nonzero(good)[0]
+            line: FloatArray | None = None
+            if len(idx) >= 4:
+                p = peak[idx]
+                a, b, c = values[idx, p - 1], values[idx, p], values[idx, p + 1]
+                denom = a - 2 * b + c
+                shift = np.where(np.abs(denom) > 1e-6, 0.5 * (a - c) / denom, 0.0)
+                frac_pos = (p + np.clip(shift, -0.5, 0.5)).astype(np.float64)
+                lo = np.floor(frac_pos).astype(np.int64)
+                hi = np.minimum(lo + 1, len(offsets) - 1)
+                t = (frac_pos - lo)[:, None]
+                points = (1 - t) * img[idx, lo] + t * img[idx, hi]
+                line = _fit_line(points.astype(np.float64))
+            if line is None:
+                ends = apply_homography(homography, base[[0, -1]])
+                line = np.cross(np.append(ends[0], 1.0), np.append(ends[1], 1.0))
+                support[family].append(0.0)
+            else:
+                support[family].append(len(idx) / len(along))
+            lines[family].append(line)
+    rows = np.array(lines["row"])
+    cols = np.array(lines["col"])
+    meet = np.cross(rows[:, None, :], cols[None, :, :])  # (N, N, 3)
+    if np.any(np.abs(meet[..., 2]) < 1e-12):
+        return None
+    out = meet[..., :2] / meet[..., 2:3]
+    weight = np.minimum(np.array(support["row"])[:, None], np.array(support["col"])[None, :])
+    return out, weight, found_total / max(tried_total, 1)
+
+
+def _fit_line(points: FloatArray) -> FloatArray | None:
+    """Homogeneous line through points by total least squares, dropping outliers."""
+    keep = np.ones(len(points), dtype=bool)
+    line: FloatArray | None = None
+    for _ in range(3):
+        if keep.sum() < 3:
+            return line
+        chosen = points[keep]
+        centre = chosen.mean(axis=0)
+        _, _, vt = np.linalg.svd(chosen - centre, full_matrices=False)
+        normal = vt[-1]
+        line = np.array([normal[0], normal[1], -normal @ centre])
+        distance = np.abs(points @ normal + line[2])
+        limit = max(1.0, 2.5 * float(np.median(distance[keep])) * 1.4826)
+        keep = distance <= limit
+    return line
+
+
+def _canonical_order(intersections: FloatArray) -> FloatArray:
+    """Re-index so board[0][0] is nearest the image's top-left and the order is unmirrored.
+
+    Of the 8 symmetries of the square, keep those whose corners run clockwise on the
+    screen (TL → TR → BR → BL with y down), then the one whose board[0][0] is nearest
+    the image origin and whose first row runs along the edge nearer the top.
+    """
+    best: tuple[float, float, FloatArray] | None = None
+    grid = intersections
+    for flip in (False, True):
+        g = np.swapaxes(grid, 0, 1) if flip else grid
+        for turns in range(4):
+            r = np.rot90(g, turns, axes=(0, 1))
+            tl, tr, bl = r[0, 0], r[0, -1], r[-1, 0]
+            a, b = tr - tl, bl - tl
+            if a[0] * b[1] - a[1] * b[0] <= 0:
+                continue
+            key = (float(tl[0] + tl[1]), float(r[0, :, 1].mean()))
+            if best is None or key < best[:2]:
+                best = (key[0], key[1], r)
+    assert best is not None
+    return np.ascontiguousarray(best[2])
+
+
+def grid_from_corners(corners: FloatArray, *, size: int, image_shape: tuple[int, int]) -> Grid:
+    """A grid from the four corner intersections given by hand.
+
+    Parameters
+    ----------
+    corners : array-like of shape (4, 2)
+        Image ``(x, y)`` of board[0][0], board[0][N-1], board[N-1][N-1], board[N-1][0].
+    size : int
+        N.
+    image_shape : (height, width)
+
+    Raises
+    ------
+    VisionError
+        If the corners are not four points forming a proper quadrilateral.
+    """
+    pts = np.asarray(corners, dtype=np.float64)
+    if pts.shape != (4, 2) or not np.all(np.isfinite(pts)):
+        raise VisionError(
+            f"corners must be four (x, y) points, got {np.asarray(corners).tolist()!r}"
+        )
+    n = size - 1
+    lattice = np.array([[0, 0], [n, 0], [n, n], [0, n]], dtype=np.float64)
+    homography = fit_homography(lattice, pts)
+    if homography is None:
+        raise VisionError(f"corners are degenerate (collinear or repeated): {pts.tolist()!r}")
+    uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
+    points = apply_homography(homography, np.stack([uu, vv], axis=-1))
+    return Grid(size=size, homography=homography, intersections=points, image_shape=image_shape)
+
+
+def detect_board(
+    image: npt.NDArray[np.uint8],
+    *,
+    size: int = 19,
+    corners: FloatArray | None = None,
+    rng: np.random.Generator | None = None,
+) -> BoardDetection:
+    """Find a board's grid in a photo, with no clicks.
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3) or (H, W), uint8
+        BGR (or grey) photo.
+    size : int
+        Board size N, one of ``SIZES``.
+    corners : array-like of shape (4, 2), optional
+        Image ``(x, y)`` of the corner intersections board[0][0], board[0][N-1],
+        board[N-1][N-1], board[N-1][0], when known; skips the search.
+    rng : numpy.random.Generator, optional
+        Randomness for RANSAC; a fixed seed by default, so results repeat.
+
+    Returns
+    -------
+    BoardDetection
+        Truthy with ``.grid``, ``.corners``, ``.intersections`` and ``.confidence``;
+        falsy with ``.reason`` (``"no board found: ..."``) when no grid fits.
+
+    Raises
+    ------
+    VisionError
+        If the image is not a uint8 array of a supported shape, or ``size`` is not
+        supported.
+    """
+    if size not in SIZES:
+        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
+    gray = _check_image(image)
+    height, width = gray.shape
+    if min(height, width) < MIN_SIDE:
+        return _failure(f"image is {width}x{height}, too small to hold a board")
+    if corners is not None:
+        grid = grid_from_corners(corners, size=size, image_shape=(height, width))
+        return BoardDetection(grid=grid, confidence=1.0)
+    if float(gray.std()) < 2.0:
+        return _failure("the image is blank (no contrast at all)")
+    rng = np.random.default_rng(0) if rng is None else rng
+    return _search(gray, size=size, rng=rng)
+
+
+def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator) -> BoardDetection:
+    """The automatic grid search (see the module docstring)."""
+    height, width = gray.shape
+    scale = WORK_SIDE / max(height, width)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    work = cv2.resize(
+        gray, (round(width * scale), round(height * scale)), interpolation=interpolation
+    )
+    response = line_response(work, width=7)
+    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    threshold = max(threshold, 12.0)
+    mask = (response > threshold).astype(np.uint8) * 255
+    segments = find_segments(mask, min_length=WORK_SIDE / 30)
+    families = split_families(segments)
+    if families is None:
+        return _failure(f"no two directions of straight lines ({len(segments)} segments)")
+    norm = _normalizer(work.shape[:2])
+    vps = []
+    for family in families:
+        ends = family.ends.reshape(-1, 2)
+        ends = apply_homography(norm, ends).reshape(-1, 4)
+        found = vanishing_point(ends, family.lengths, rng=rng)
+        if found is None:
+            return _failure("grid lines do not meet in a vanishing point")
+        vps.append((found[0], Segments(family.ends[found[1]])))
+    (v_cols, col_segs), (v_rows, row_segs) = vps
+    rectify = _rectifier(v_cols, v_rows)
+    if rectify is None:
+        return _failure("the two line directions are degenerate")
+    to_rect = rectify @ norm
+    lattices = []
+    for segs, axis in ((col_segs, 0), (row_segs, 1)):
+        pts = apply_homography(to_rect, segs.ends.reshape(-1, 2)).reshape(-1, 2, 2)
+        positions = pts[:, :, axis].mean(axis=1)
+        lattice = fit_lattice(positions, segs.lengths, lines=size)
+        if lattice is None or lattice.spacing <= 0:
+            return _failure("no evenly spaced lines")
+        lattices.append((lattice, lattice.index(positions)))
+    (lat_u, idx_u), (lat_v, idx_v) = lattices
+    lattice_to_rect = np.array(
+        [[lat_u.spacing, 0, lat_u.origin], [0, lat_v.spacing, lat_v.origin], [0, 0, 1.0]]
+    )
+    to_work = np.linalg.inv(to_rect) @ lattice_to_rect
+    to_work /= to_work[2, 2]
+    us = np.arange(
+        np.floor(np.percentile(idx_u, 1)) - size, np.ceil(np.percentile(idx_u, 99)) + size + 1
+    )
+    vs = np.arange(
+        np.floor(np.percentile(idx_v, 1)) - size, np.ceil(np.percentile(idx_v, 99)) + size + 1
+    )
+    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+    evidence = _crossing_evidence(dilated, to_work, us, vs)
+    r0, c0, mean_evidence = _best_window(evidence, size)
+    lattice = np.stack(
+        np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
+    ).reshape(-1, 2)
+    scaled = response.astype(np.float32) / max(threshold, 1.0)
+    converged = False
+    for _ in range(4):
+        shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
+        refined = _refine_lines(scaled, to_work @ shift, size)
+        if refined is None:
+            return _failure("refined grid lines are degenerate")
+        points_work, weight, line_share = refined
+        if converged:
+            break
+        better = fit_homography(lattice, points_work.reshape(-1, 2), weights=weight.ravel() + 1e-3)
+        if better is None:
+            return _failure("refined grid is degenerate")
+        # Re-anchor the whole lattice on the refined lines and look for the window again.
+        to_work = better @ np.linalg.inv(shift)
+        to_work /= to_work[2, 2]
+        evidence = _crossing_evidence(dilated, to_work, us, vs)
+        new_r0, new_c0, mean_evidence = _best_window(evidence, size)
+        converged = (new_r0, new_c0) == (r0, c0)
+        r0, c0 = new_r0, new_c0
+    if mean_evidence < 0.2:
+        return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
+    points = points_work / scale
+    points = _canonical_order(points)
+    uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
+    homography = fit_homography(np.stack([uu, vv], -1).reshape(-1, 2), points.reshape(-1, 2))
+    if homography is None:
+        return _failure("refined grid is degenerate")
+    grid = Grid(size=size, homography=homography, intersections=points, image_shape=(height, width))
+    confidence = float(np.clip(min(mean_evidence / 0.6, line_share / 0.8), 0.0, 1.0))
+    details = {
+        "segments": float(len(segments)),
+        "evidence": mean_evidence,
+        "line_share": line_share,
+    }
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
