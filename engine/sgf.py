@@ -101,11 +101,17 @@ class GameRecord:
 
 
 def _text(node: sgf.Tree_node, ident: str) -> str | None:
-    """A text property, or None; a badly encoded or repeated value is kept, not fatal."""
+    """A text property, or None; a badly encoded or repeated value is kept, not fatal.
+
+    A header sgfmill reads as a number (TM) is kept as written: "10800", not "10800.0".
+    """
     if not node.has_property(ident):
         return None
     try:
-        return str(node.get(ident))
+        value = node.get(ident)
+        if isinstance(value, str):
+            return value
+        return str(node.get_raw(ident).decode("utf-8", errors="replace"))
     except ValueError:  # bytes not in the declared charset, or a list where text belongs
         values: list[bytes] = node.get_raw_list(ident)
         return ", ".join(v.decode("utf-8", errors="replace") for v in values)
