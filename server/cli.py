@@ -14,6 +14,7 @@ from collections.abc import Sequence
 #: Subcommand modules under ``server.commands``, in the order ``kifu --help`` lists them.
 COMMANDS: tuple[str, ...] = (
     "check",
+    "referee",
     "bench",
     "synth",
 )
