@@ -35,6 +35,60 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Pixels per grid cell in the warped board image the stones are read from.
 CELL = 16
+#: Height (grid cells) of the plane stones are sampled on: about half a stone's height.
+STONE_LIFT = 0.2
+#: Reach (grid cells, Gaussian sigma) of the local board colour estimate.
+BOARD_SIGMA = 2.0
+
+
+def focal_length(homography: FloatArray, image_shape: tuple[int, int]) -> float:
+    """Focal length in pixels implied by a board's homography, or a typical one.
+
+    With square pixels and the principal point at the image centre, the board's
+    two axes being perpendicular in 3-D gives one equation for the focal length
+    (Zhang's calibration from one view). A near top-down view leaves it
+    undetermined; then, and for implausible answers, the long image side is used.
+    """
+    h, w = image_shape
+    typical = float(max(h, w))
+    centre = np.array([[1.0, 0, -0.5 * (w - 1)], [0, 1.0, -0.5 * (h - 1)], [0, 0, 1.0]])
+    m = centre @ homography
+    m = m / np.linalg.norm(m[:, :2])
+    denominator = m[2, 0] * m[2, 1]
+    if abs(denominator) < 1e-12:
+        return typical
+    squared = -(m[0, 0] * m[0, 1] + m[1, 0] * m[1, 1]) / denominator
+    if not np.isfinite(squared) or not 0.25 * typical**2 < squared < 16.0 * typical**2:
+        return typical
+    return float(np.sqrt(squared))
+
+
+def lift_homography(
+    homography: FloatArray, image_shape: tuple[int, int], lift: float
+) -> FloatArray:
+    """Homography of the plane ``lift`` grid cells above the board, toward the camera.
+
+    Decomposes ``homography`` (lattice → image) with an estimated camera matrix into
+    the board's pose, moves the plane along its normal, and recomposes.
+    """
+    if lift == 0.0:
+        return homography
+    h, w = image_shape
+    f = focal_length(homography, image_shape)
+    camera = np.array([[f, 0, 0.5 * (w - 1)], [0, f, 0.5 * (h - 1)], [0, 0, 1.0]])
+    pose = np.linalg.inv(camera) @ homography
+    scale = 2.0 / (np.linalg.norm(pose[:, 0]) + np.linalg.norm(pose[:, 1]))
+    pose = pose * scale
+    if pose[2, 2] < 0:  # the board is in front of the camera
+        pose = -pose
+    normal = np.cross(pose[:, 0], pose[:, 1])
+    normal /= np.linalg.norm(normal)
+    if normal @ pose[:, 2] > 0:  # point it toward the camera
+        normal = -normal
+    lifted = pose.copy()
+    lifted[:, 2] = pose[:, 2] + lift * normal
+    out = camera @ lifted
+    return np.asarray(out / out[2, 2], dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,18 +103,26 @@ class BoardSampler:
 
     grid: Grid
     cell: int
-    map1: npt.NDArray[np.int16]
-    map2: npt.NDArray[np.uint16]
+    #: Fixed-point maps (``cv2.convertMaps``) onto the plane of the stones' middles.
+    stone_maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
+    #: Fixed-point maps onto the board plane itself (where the lines are).
+    plane_maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
 
     @classmethod
-    def for_grid(cls, grid: Grid, *, cell: int = CELL) -> BoardSampler:
-        """Build the maps for a grid (once per grid, not per frame)."""
+    def for_grid(cls, grid: Grid, *, cell: int = CELL, lift: float = STONE_LIFT) -> BoardSampler:
+        """Build the maps for a grid (once per grid, not per frame).
+
+        ``lift`` is the height above the board, in grid cells, of the plane the
+        stones are sampled on: a stone's body stands up from the board, and at a
+        tilt it appears displaced from its intersection (parallax); sampling at
+        about half a stone's height puts the sample in the middle of what the
+        camera sees. The lines are sampled on the board plane.
+        """
         n = grid.size
         side = n * cell
         coords = (np.arange(side, dtype=np.float64) - (cell - 1) / 2.0) / cell
         uu, vv = np.meshgrid(coords, coords)
         lattice = np.stack([uu, vv], axis=-1)
-        mapped = apply_homography(grid.homography, lattice)
         # Bend through the refined intersections: interpolate their residuals.
         grid_uv = np.stack(
             np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
@@ -74,21 +136,28 @@ class BoardSampler:
             [cv2.remap(residual[..., k], fx, fy, interpolation=cv2.INTER_LINEAR) for k in range(2)],
             axis=-1,
         )
-        full = (mapped + bend).astype(np.float32)
-        map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
-        return cls(grid=grid, cell=cell, map1=map1, map2=map2)
 
-    def warp(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
-        """The straightened board, ndarray of shape (N*cell, N*cell, 3), uint8."""
+        def maps(homography: FloatArray) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
+            full = (apply_homography(homography, lattice) + bend).astype(np.float32)
+            map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
+            return map1, map2
+
+        lifted = lift_homography(grid.homography, grid.image_shape, lift)
+        return cls(grid=grid, cell=cell, stone_maps=maps(lifted), plane_maps=maps(grid.homography))
+
+    def warp(self, image: npt.NDArray[np.uint8], *, plane: bool = False) -> npt.NDArray[np.uint8]:
+        """The straightened board, ndarray of shape (N*cell, N*cell, 3), uint8.
+
+        Sampled on the stones' middle plane, or on the board plane if ``plane``.
+        """
         h, w = self.grid.image_shape
         if image.shape[:2] != (h, w):
             raise VisionError(
                 f"image is {image.shape[1]}x{image.shape[0]}, "
                 f"but the grid was found in a {w}x{h} image"
             )
-        out = cv2.remap(
-            image, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-        )
+        map1, map2 = self.plane_maps if plane else self.stone_maps
+        out = cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         return np.asarray(out, dtype=np.uint8)
 
 
@@ -101,6 +170,7 @@ class StoneFeatures:
     chroma: FloatArray
     neutral: FloatArray
     ring: FloatArray
+    cross: FloatArray
 
 
 def _disc(cell: int, radius: float) -> npt.NDArray[np.bool_]:
@@ -116,36 +186,60 @@ def _blocks(channel: npt.NDArray[np.float32], n: int, cell: int) -> npt.NDArray[
     )
 
 
-def _smooth_board(values: FloatArray, reliable: npt.NDArray[np.bool_]) -> FloatArray:
-    """Board value everywhere from the reliable samples: a robust quadratic surface."""
-    n = values.shape[0]
-    v, u = np.mgrid[0:n, 0:n].astype(np.float64) / max(n - 1, 1) - 0.5
-    design = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1).reshape(-1, 6)
-    target = values.ravel()
-    keep = reliable.ravel().copy()
-    coef = np.zeros(6)
-    for _ in range(4):
-        if keep.sum() < 12:
-            coef = np.array(
-                [np.median(target[reliable.ravel()] if reliable.any() else target), 0, 0, 0, 0, 0]
-            )
-            break
-        coef, *_ = np.linalg.lstsq(design[keep], target[keep], rcond=None)
-        residual = target - design @ coef
-        spread = 1.4826 * float(np.median(np.abs(residual[keep]))) + 1e-6
-        keep = reliable.ravel() & (np.abs(residual) < 2.5 * spread)
-    return np.asarray((design @ coef).reshape(n, n), dtype=np.float64)
+def _smooth_board(
+    values: FloatArray, reliable: npt.NDArray[np.bool_], *, sigma: float
+) -> FloatArray:
+    """Board value at every point from nearby reliable samples (normalised convolution).
+
+    A Gaussian-weighted mean of the reliable samples within a few cells follows
+    lighting gradients and shadows while ignoring the samples stones cover.
+    """
+    weight = reliable.astype(np.float64)
+    if weight.sum() == 0:
+        return np.full_like(values, float(np.median(values)))
+    k = 2 * round(3 * sigma) + 1
+    blur_v = cv2.GaussianBlur(values * weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
+    blur_w = cv2.GaussianBlur(weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
+    fallback = float(np.median(values[reliable]))
+    out = np.where(blur_w > 1e-3, blur_v / np.maximum(blur_w, 1e-12), fallback)
+    return np.asarray(out, dtype=np.float64)
 
 
-def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
+def _cross(plane_light: npt.NDArray[np.float32], n: int, cell: int) -> FloatArray:
+    """How clearly both grid lines show through each intersection (raw L units).
+
+    Across the middle of each cell the vertical line is a dip in the column
+    profile (rows near the horizontal line left out) and the horizontal line a dip
+    in the row profile; the weaker of the two dips counts. A stone hides both.
+    """
+    half = cell // 2
+    reach = max(3, round(0.35 * cell))
+    lo, hi = half - reach, half + reach
+    blocks = plane_light.reshape(n, cell, n, cell).transpose(0, 2, 1, 3)[:, :, lo:hi, lo:hi]
+    idx = np.arange(lo, hi)
+    near = np.abs(idx - (cell - 1) / 2.0) <= 1.0
+    far = np.abs(idx - (cell - 1) / 2.0) >= 2.5
+    columns = blocks[:, :, ~near, :].mean(axis=2)  # profile across the vertical line
+    rows = blocks[:, :, :, ~near].mean(axis=3)  # profile across the horizontal line
+    dip_v = columns[..., far].mean(axis=-1) - columns[..., near].min(axis=-1)
+    dip_h = rows[..., far].mean(axis=-1) - rows[..., near].min(axis=-1)
+    return np.asarray(np.minimum(dip_v, dip_h), dtype=np.float64)
+
+
+def stone_features(
+    warped: npt.NDArray[np.uint8], size: int, *, plane: npt.NDArray[np.uint8] | None = None
+) -> StoneFeatures:
     """Features of every intersection in a straightened board image.
 
     Parameters
     ----------
     warped : ndarray of shape (N*cell, N*cell, 3), uint8
-        From :meth:`BoardSampler.warp`.
+        From :meth:`BoardSampler.warp`, on the stones' middle plane.
     size : int
         N.
+    plane : ndarray of shape (N*cell, N*cell, 3), uint8, optional
+        The same board on the board plane (``warp(..., plane=True)``), where the
+        lines are; ``warped`` is used when not given.
     """
     n = size
     cell = warped.shape[0] // n
@@ -171,11 +265,11 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     )
     typical = float(np.median(board_l_raw))
     spread = 1.4826 * float(np.median(np.abs(board_l_raw - typical))) + 1.0
-    reliable = np.abs(board_l_raw - typical) < 3.0 * spread
+    reliable = (board_l_raw > typical - 3.0 * spread) & (board_l_raw < typical + 8.0 * spread)
     reliable[0, :] = reliable[:, 0] = False  # these samples lie off the grid
-    board_l = _smooth_board(board_l_raw, reliable)
-    board_a = _smooth_board(board_a_raw, reliable)
-    board_b = _smooth_board(board_b_raw, reliable)
+    board_l = _smooth_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
+    board_a = _smooth_board(board_a_raw, reliable, sigma=BOARD_SIGMA)
+    board_b = _smooth_board(board_b_raw, reliable, sigma=BOARD_SIGMA)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
     bright = (core_l - board_l) / scale
@@ -187,4 +281,9 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     edges = np.hypot(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
     annulus = (_disc(cell, 0.5 * cell) & ~_disc(cell, 0.32 * cell)).ravel()
     ring = np.mean(_blocks(edges, n, cell)[..., annulus], axis=-1).astype(np.float64) / scale
-    return StoneFeatures(dark=dark, bright=bright, chroma=chroma, neutral=neutral, ring=ring)
+    plane_img = warped if plane is None else plane
+    plane_light = cv2.cvtColor(plane_img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
+    cross = _cross(plane_light, n, cell) / scale
+    return StoneFeatures(
+        dark=dark, bright=bright, chroma=chroma, neutral=neutral, ring=ring, cross=cross
+    )

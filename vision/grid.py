@@ -218,6 +218,8 @@ def _refine_lines(
     found_total, tried_total = 0, 0
     lines: dict[str, list[FloatArray]] = {"row": [], "col": []}
     support: dict[str, list[float]] = {"row": [], "col": []}
+    samples: dict[str, list[FloatArray | None]] = {"row": [], "col": []}
+    fallback: dict[str, list[FloatArray]] = {"row": [], "col": []}
     for family in ("row", "col"):
         for j in range(n):
             if family == "row":
@@ -242,7 +244,6 @@ def _refine_lines(
             tried_total += len(along)
             found_total += int(good.sum())
             idx = np.nonzero(good)[0]
-            line: FloatArray | None = None
             if len(idx) >= 4:
                 p = peak[idx]
                 a, b, c = values[idx, p - 1], values[idx, p], values[idx, p + 1]
@@ -253,22 +254,82 @@ def _refine_lines(
                 hi = np.minimum(lo + 1, len(offsets) - 1)
                 t = (frac_pos - lo)[:, None]
                 points = (1 - t) * img[idx, lo] + t * img[idx, hi]
-                line = _fit_line(points.astype(np.float64))
+                samples[family].append(points.astype(np.float64))
+            else:
+                samples[family].append(None)
+            fallback[family].append(apply_homography(homography, base[[0, -1]]))
+    centre = 0.5 * np.array([response.shape[1] - 1, response.shape[0] - 1], dtype=np.float64)
+    radius = 0.5 * max(response.shape)
+    k1 = _radial_distortion(
+        [p for fam in samples.values() for p in fam if p is not None], centre, radius
+    )
+    for family in ("row", "col"):
+        for points, ends in zip(samples[family], fallback[family], strict=True):
+            line = None
+            if points is not None:
+                line = _fit_line(_undistort(points, centre, radius, k1))
             if line is None:
-                ends = apply_homography(homography, base[[0, -1]])
-                line = np.cross(np.append(ends[0], 1.0), np.append(ends[1], 1.0))
+                ends_u = _undistort(ends, centre, radius, k1)
+                line = np.cross(np.append(ends_u[0], 1.0), np.append(ends_u[1], 1.0))
                 support[family].append(0.0)
             else:
-                support[family].append(len(idx) / len(along))
+                support[family].append(len(points) / len(along))
             lines[family].append(line)
     rows = np.array(lines["row"])
     cols = np.array(lines["col"])
     meet = np.cross(rows[:, None, :], cols[None, :, :])  # (N, N, 3)
     if np.any(np.abs(meet[..., 2]) < 1e-12):
         return None
-    out = meet[..., :2] / meet[..., 2:3]
+    out = _distort(meet[..., :2] / meet[..., 2:3], centre, radius, k1)
     weight = np.minimum(np.array(support["row"])[:, None], np.array(support["col"])[None, :])
     return out, weight, found_total / max(tried_total, 1)
+
+
+def _undistort(points: FloatArray, centre: FloatArray, radius: float, k1: float) -> FloatArray:
+    """Remove one-parameter radial (barrel or pincushion) lens distortion."""
+    offset = (points - centre) / radius
+    r2 = np.sum(offset**2, axis=-1, keepdims=True)
+    return np.asarray(centre + offset * (1.0 + k1 * r2) * radius, dtype=np.float64)
+
+
+def _distort(points: FloatArray, centre: FloatArray, radius: float, k1: float) -> FloatArray:
+    """Inverse of :func:`_undistort` (fixed-point iteration)."""
+    target = (points - centre) / radius
+    guess = target.copy()
+    for _ in range(8):
+        r2 = np.sum(guess**2, axis=-1, keepdims=True)
+        guess = target / (1.0 + k1 * r2)
+    return np.asarray(centre + guess * radius, dtype=np.float64)
+
+
+def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: float) -> float:
+    """The radial distortion coefficient that makes the grid lines straightest.
+
+    A webcam's barrel distortion bends the lines near the image edges by a good
+    share of a cell; one coefficient, chosen from a small range by how well each
+    line's points fit a straight line once undistorted, takes most of it out.
+    """
+    usable = [p for p in lines if len(p) >= 6]
+    if len(usable) < 6:
+        return 0.0
+    # Points far from a straight fit at k1 = 0 (other lines, stones) are left out.
+    kept = []
+    for points in usable:
+        line = _fit_line(points)
+        if line is None:
+            continue
+        distance = np.abs(points @ line[:2] + line[2])
+        kept.append(points[distance <= max(2.0, 3.0 * float(np.median(distance)))])
+    best_k, best_cost = 0.0, np.inf
+    for k1 in np.linspace(-0.2, 0.2, 21):
+        cost = 0.0
+        for points in kept:
+            u = _undistort(points, centre, radius, float(k1))
+            spread = u - u.mean(axis=0)
+            cost += float(np.linalg.eigvalsh(spread.T @ spread)[0])
+        if cost < best_cost:
+            best_k, best_cost = float(k1), cost
+    return best_k
 
 
 def _fit_line(points: FloatArray) -> FloatArray | None:
