@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import Board, Color, Game, Move, Point
-from engine.referee import Declaration, Observation
+from engine.referee import ALERT_KINDS, Declaration, Observation
 from engine.sgf import GameRecord
 
 #: Violations that can be injected into a real game's stream.
@@ -172,7 +172,19 @@ def observation_stream(
     if record.headers.get("RE", "").upper().endswith("+R") and len(out.moves) == len(moves):
         loser = Color.WHITE if record.headers["RE"].upper().startswith("B") else Color.BLACK
         writer.declare("resign", loser)
+    _add_losses(out.alerts)
     return out
+
+
+def _add_losses(alerts: list[ExpectedAlert]) -> None:
+    """A player's second warning also raises loss_by_warnings at the same time (Art. 24.2)."""
+    warnings = {Color.BLACK: 0, Color.WHITE: 0}
+    for alert in list(alerts):
+        if alert.color is not None and ALERT_KINDS[alert.kind][1]:
+            warnings[alert.color] += 1
+            if warnings[alert.color] == 2:
+                at = alerts.index(alert) + 1
+                alerts.insert(at, ExpectedAlert("loss_by_warnings", alert.color, alert.t))
 
 
 def _plan(
@@ -190,7 +202,7 @@ def _plan(
         if k > 0 and move.point is not None:
             if game.ko_point is not None:
                 ko_at.append(k)
-            if k % 7 == 0 and _suicide_point(game) is not None:
+            if "suicide" in violations and k % 7 == 0 and _suicide_point(game) is not None:
                 suicide_at.append(k)
         played = game.play(move)
         following = moves[k + 1].point if k + 1 < len(moves) else None

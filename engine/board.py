@@ -26,7 +26,7 @@ BORDER = 3
 
 _CODE = {Color.BLACK: BLACK, Color.WHITE: WHITE}
 _COLOR = {BLACK: Color.BLACK, WHITE: Color.WHITE}
-_CHARS = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+_ROW_TABLE = bytes.maketrans(bytes([EMPTY, BLACK, WHITE, BORDER]), b".XO#")
 _FROM_CHAR = {".": EMPTY, "+": EMPTY, "X": BLACK, "x": BLACK, "O": WHITE, "o": WHITE}
 
 _ZOBRIST_CACHE: dict[int, tuple[list[int], list[int]]] = {}
@@ -94,11 +94,9 @@ class Board:
 
     def rows(self) -> list[str]:
         """The board as rows of '.', 'X', 'O', top row first (Kifu's text form)."""
-        stride, cells = self.stride, self._cells
-        return [
-            "".join(_CHARS[cells[(r + 1) * stride + c + 1]] for c in range(self.size))
-            for r in range(self.size)
-        ]
+        text = bytes(self._cells).translate(_ROW_TABLE).decode("ascii")
+        stride, size = self.stride, self.size
+        return [text[(r + 1) * stride + 1 : (r + 1) * stride + 1 + size] for r in range(size)]
 
     def diagram(self) -> str:
         return "\n".join(self.rows())

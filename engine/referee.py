@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -72,20 +72,60 @@ class Observation:
     def size(self) -> int:
         return len(self.board)
 
-    def stones(self, min_confidence: float) -> dict[Point, Color | None]:
-        """Every point vision is sure enough of, with what is on it."""
-        seen: dict[Point, Color | None] = {}
-        for r, row in enumerate(self.board):
-            for c, char in enumerate(row):
-                if self.confidence is None or self.confidence[r][c] >= min_confidence:
-                    seen[Point(r, c)] = _CHARS[char]
-        return seen
+    def stones(self, min_confidence: float) -> SeenBoard:
+        """What is on each point vision is sure enough of (a lazy mapping)."""
+        return SeenBoard(self, min_confidence)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"t": self.t, "board": list(self.board)}
         if self.confidence is not None:
             data["confidence"] = [list(row) for row in self.confidence]
         return data
+
+
+class SeenBoard(Mapping[Point, Color | None]):
+    """An observation as ``{point: colour or None}``, holding only the known points.
+
+    Lazy: the referee asks about a handful of points per observation, and finds
+    what changed by comparing row strings, so nothing is done for the other 350.
+    """
+
+    __slots__ = ("_confidence", "_min", "_rows")
+
+    def __init__(self, observation: Observation, min_confidence: float) -> None:
+        self._rows = observation.board
+        self._confidence = observation.confidence
+        self._min = min_confidence
+
+    def _known(self, row: int, col: int) -> bool:
+        return self._confidence is None or self._confidence[row][col] >= self._min
+
+    def __contains__(self, point: object) -> bool:
+        if not isinstance(point, tuple) or len(point) != 2:
+            return False
+        row, col = point
+        size = len(self._rows)
+        return 0 <= row < size and 0 <= col < size and self._known(row, col)
+
+    def __getitem__(self, point: Point) -> Color | None:
+        if point not in self:
+            raise KeyError(point)
+        return _CHARS[self._rows[point[0]][point[1]]]
+
+    def __iter__(self) -> Iterator[Point]:
+        size = len(self._rows)
+        return (Point(r, c) for r in range(size) for c in range(size) if self._known(r, c))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def differences(self, expected: Sequence[str]) -> Iterator[tuple[Point, Color | None]]:
+        """Known points whose content differs from ``expected`` rows."""
+        for r, (row, want) in enumerate(zip(self._rows, expected, strict=True)):
+            if row != want:
+                for c, (char, other) in enumerate(zip(row, want, strict=True)):
+                    if char != other and self._known(r, c):
+                        yield Point(r, c), _CHARS[char]
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,10 +334,11 @@ class Referee:
         self.ended: EndEvent | None = None
         self._counting = False
         self._last: Observation | None = None
-        self._seen: dict[Point, Color | None] = {}
+        self._seen: Mapping[Point, Color | None] = {}
         self._serial = 0
         self._comments: dict[int, list[str]] = {}
-        self._lost_by: Color | None = None
+        #: Players who reached two warnings (Art. 24.2), first first.
+        self.losses: list[Color] = []
 
     @property
     def size(self) -> int:
@@ -384,7 +425,7 @@ class Referee:
             self.warnings[event.color] -= 1
             if entry.gave_loss in self.alerts:
                 loss = self.alerts.pop(entry.gave_loss)
-                self._lost_by = None
+                self.losses.remove(event.color)
                 events.append(AlertClosed("dismissed", loss.event.id, loss.event.kind, t))
         board, seen = self.game.board, self._seen
         changes = {p: seen[p] for p in entry.scope if p in seen and seen[p] != board[p]}
@@ -411,16 +452,16 @@ class Referee:
 
     # -- reading the table ----------------------------------------------------------------
 
-    def _read(self, seen: Mapping[Point, Color | None]) -> _Reading:
+    def _read(self, seen: SeenBoard) -> _Reading:
         board = self.game.board
         reading = _Reading()
         pending = set(self.pending.items())
         in_scope: set[Point] = set()
         for entry in self.alerts.values():
             in_scope |= entry.scope
-        for point, stone in seen.items():
+        for point, stone in seen.differences(board.rows()):
             expected = board[point]
-            if stone == expected or point in in_scope or (point, stone) in pending:
+            if point in in_scope or (point, stone) in pending:
                 continue
             if expected is not None:
                 reading.removed[point] = expected
@@ -641,7 +682,7 @@ class Referee:
         events: list[Event] = [event]
         if event.warning and color is not None:
             self.warnings[color] += 1
-            if self.warnings[color] == 2 and self._lost_by is None:
+            if self.warnings[color] == 2:
                 self._serial += 1
                 loss = AlertEvent(
                     f"a{self._serial}",
@@ -653,7 +694,7 @@ class Referee:
                 )
                 self.alerts[loss.id] = _Open(loss, frozenset())
                 entry.gave_loss = loss.id
-                self._lost_by = color
+                self.losses.append(color)
                 self._note(f"loss_by_warnings (Art. 24.2): {loss.message}")
                 events.append(loss)
         return events
@@ -690,8 +731,8 @@ class Referee:
         dead = [p for p, stone in board.stones() if p in seen and seen[p] is None]
         score = self.game.score(dead=dead, penalties=self.warnings)
         result = score.result
-        if self._lost_by is not None:
-            result = f"{self._lost_by.opponent.value}+F"
+        if self.losses:
+            result = f"{self.losses[0].opponent.value}+F"
         self.ended = EndEvent(result, score, t, self._gtp(dead))
         return [self.ended]
 
