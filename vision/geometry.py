@@ -105,8 +105,9 @@ def fit_homography(
     if weights is not None:
         w = np.sqrt(np.clip(np.asarray(weights, dtype=np.float64), 0.0, None))
         system = system * np.concatenate([w, w])[:, None]
-    _, singular, vt = np.linalg.svd(system, full_matrices=False)
-    if singular[-2] < 1e-9 * singular[0]:
+    _, singular, vt = np.linalg.svd(system, full_matrices=True)
+    # The solution is the null vector; the other 8 directions must be determined.
+    if singular[7] < 1e-9 * singular[0]:
         return None
     h = vt[-1].reshape(3, 3)
     full = np.linalg.inv(td) @ h @ ts
