@@ -17,6 +17,7 @@ COMMANDS: tuple[str, ...] = (
     "referee",
     "bench",
     "synth",
+    "detect",
 )
 
 
