@@ -23,7 +23,9 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 venv: $(VENV)/.installed
 
 demo: $(VENV)/.installed
-	$(BIN)/kifu check datasets/bundled/demo.sgf
+	mkdir -p out
+	$(BIN)/kifu referee datasets/bundled/demo-observations.jsonl --sgf out/demo.sgf
+	@echo "record written to out/demo.sgf"
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

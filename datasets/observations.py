@@ -12,7 +12,8 @@ correction (the board put right), so the game then goes on as recorded.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -103,8 +104,12 @@ def observation_stream(
     rng: np.random.Generator,
     violations: Sequence[str] = (),
     max_moves: int | None = None,
+    dead: Collection[Point] = (),
 ) -> ObservationStream:
     """The observation log of ``record`` played on a table, with ``violations`` injected.
+
+    When the record ends with two passes, the players then take ``dead`` stones off
+    and the counted position is observed once more.
 
     Each violation goes at a random move where it can happen (a ko violation needs a
     ko, a missed capture needs a capture); one that finds no such move is skipped and
@@ -169,7 +174,10 @@ def observation_stream(
             "board_disturbed",
         ) and _inject_after(writer, game, kind):
             out.injected.append((k, kind))
-    if record.headers.get("RE", "").upper().endswith("+R") and len(out.moves) == len(moves):
+    if game.is_over and len(out.moves) >= len(moves):
+        writer.next_move_time()
+        writer.take_off(dead, spread=False)
+    elif record.headers.get("RE", "").upper().endswith("+R") and len(out.moves) == len(moves):
         loser = Color.WHITE if record.headers["RE"].upper().startswith("B") else Color.BLACK
         writer.declare("resign", loser)
     _add_losses(out.alerts)
@@ -331,3 +339,8 @@ def _inject_after(writer: _Writer, game: Game, kind: str) -> bool:
 
 def _points(size: int) -> list[Point]:
     return [Point(r, c) for r in range(size) for c in range(size)]
+
+
+def log_lines(stream: ObservationStream) -> list[str]:
+    """The stream as observation-log lines (JSON), as ``kifu referee`` reads them."""
+    return [json.dumps(item.to_json(), separators=(",", ":")) for item in stream.items]
