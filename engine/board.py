@@ -354,6 +354,11 @@ class Board:
                 h ^= self._keys[code - 1][i]
         if h != self.hash:
             raise AssertionError("Zobrist hash out of date")
-        for color, stones, libs in self.chains():
-            if not libs:
-                raise AssertionError(f"{color.name_text} chain {sorted(stones)} has no liberty")
+        seen: set[int] = set()
+        for i, code in enumerate(cells):
+            if code in (BLACK, WHITE) and i not in seen:
+                stones, libs = self._chain(i)
+                seen.update(stones)
+                if not libs:
+                    points = sorted(self.point(s) for s in stones)
+                    raise AssertionError(f"{_COLOR[code].name_text} chain {points} has no liberty")
