@@ -107,6 +107,30 @@ class Camera:
         )
 
 
+def board_camera(
+    camera: Camera, spec_centre: tuple[float, float], pose: tuple[float, float, float]
+) -> Camera:
+    """The camera as seen from a board moved by ``pose`` on the table.
+
+    ``pose`` is ``(dx, dy, angle)``: millimetres along the table and degrees turned
+    about the board's centre ``spec_centre``. Rendering the board with the returned
+    camera draws it where the moved board is.
+    """
+    dx, dy, angle = pose
+    if pose == (0.0, 0.0, 0.0):
+        return camera
+    a = math.radians(angle)
+    turn = np.array(
+        [[math.cos(a), -math.sin(a), 0.0], [math.sin(a), math.cos(a), 0.0], [0.0, 0.0, 1.0]]
+    )
+    centre = np.array([spec_centre[0], spec_centre[1], 0.0])
+    shift = np.array([dx, dy, 0.0])
+    position = centre + turn.T @ (camera.position - centre - shift)
+    return Camera(
+        camera.width, camera.height, camera.focal, camera.rotation @ turn, position, camera.k1
+    )
+
+
 def _upsample(grid: FloatArray, step: int, width: int, height: int) -> FloatArray:
     """Bilinear interpolation of a map sampled every ``step`` pixels to full size.
 

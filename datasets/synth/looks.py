@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from datasets.synth.arrays import U8, f32, u8
+from datasets.synth.arrays import F32, U8, f32, u8
 from datasets.synth.render import Canvas
 from datasets.synth.textures import smooth_noise
 
@@ -29,7 +29,8 @@ class Effects:
     unevenness: float
     """Strength of blotchy uneven light, 0..1."""
     glare: tuple[float, float, float, float] | None
-    """Glare patch as (x, y, radius, strength), position and radius as fractions of width."""
+    """Glare patch as (x, y, radius, strength): x, y as fractions of width and height,
+    radius as a fraction of the width."""
     arm_shadow: tuple[float, float, float, float] | None
     """An arm's shadow across the picture as (x, y, angle in degrees, strength)."""
     blur: float
@@ -43,19 +44,14 @@ class Effects:
     """Seed of the effects' own random fields (uneven light, noise)."""
 
 
-def apply_light(canvas: Canvas, effects: Effects) -> Canvas:
-    """Light falling unevenly on the scene, with a cast, glare and shadow.
+def light_layers(shape: tuple[int, int], effects: Effects) -> tuple[F32, F32]:
+    """The light as two layers: a factor (uneven light, arm shadow) and an added glare.
 
-    Parameters
-    ----------
-    canvas : ndarray of shape (H, W, 3), float32 BGR in 0..255
-
-    Returns
-    -------
-    ndarray of shape (H, W, 3), float32
+    Both have shape ``shape`` (H, W), float32; the glare is in grey levels. A video
+    computes them once and reuses them for every frame.
     """
     rng = np.random.default_rng(effects.seed)
-    h, w = canvas.shape[:2]
+    h, w = shape
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     theta = math.radians(effects.gradient_angle)
     ramp = (xx * math.cos(theta) + yy * math.sin(theta)) / float(max(h, w))
@@ -74,11 +70,31 @@ def apply_light(canvas: Canvas, effects: Effects) -> Canvas:
         band = np.clip((width - np.abs(dist)) / (0.5 * width), 0.0, 1.0) * (along > 0)
         band = cv2.GaussianBlur(band.astype(np.float32), (0, 0), 0.04 * max(h, w))
         field = field * (1.0 - strength * band)
-    out = canvas * np.clip(field, 0.2, 2.0)[..., None] * np.array(effects.gain, dtype=np.float32)
+    glare = np.zeros((h, w), dtype=np.float32)
     if effects.glare is not None:
         gx, gy, radius, strength = effects.glare
-        dist2 = ((xx - gx * w) ** 2 + (yy - gy * w) ** 2) / (radius * w) ** 2
-        out += (strength * 255.0 * np.exp(-dist2 * 2.0))[..., None]
+        dist2 = ((xx - gx * w) ** 2 + (yy - gy * h) ** 2) / (radius * w) ** 2
+        glare = f32(strength * 255.0 * np.exp(-dist2 * 2.0))
+    return f32(np.clip(field, 0.2, 2.0)), glare
+
+
+def apply_light(
+    canvas: Canvas, effects: Effects, *, layers: tuple[F32, F32] | None = None
+) -> Canvas:
+    """Light falling unevenly on the scene, with a cast, glare and shadow.
+
+    Parameters
+    ----------
+    canvas : ndarray of shape (H, W, 3), float32 BGR in 0..255
+    layers : the ``light_layers`` of this picture's size, when already computed
+
+    Returns
+    -------
+    ndarray of shape (H, W, 3), float32
+    """
+    field, glare = layers if layers is not None else light_layers(canvas.shape[:2], effects)
+    out = canvas * field[..., None] * np.array(effects.gain, dtype=np.float32)
+    out += glare[..., None]
     return f32(out)
 
 

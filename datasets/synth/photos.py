@@ -67,7 +67,7 @@ DIFFICULTIES: dict[str, Ranges] = {
     "easy": Ranges(
         tilt=20,
         roll=8,
-        fill=(0.6, 0.95),
+        fill=(0.7, 0.95),
         distortion=0.02,
         sizes=SIZES_SMALL,
         portrait=0.0,
@@ -90,7 +90,7 @@ DIFFICULTIES: dict[str, Ranges] = {
     "medium": Ranges(
         tilt=35,
         roll=30,
-        fill=(0.45, 0.95),
+        fill=(0.5, 0.95),
         distortion=0.05,
         sizes=SIZES_ALL,
         portrait=0.15,
@@ -251,7 +251,7 @@ def render_photo(
         loose=tuple(loose),
         texture_seed=int(rng.integers(2**31)),
     )
-    effects = _sample_effects(ranges, rng=rng)
+    effects = _sample_effects(ranges, corners, width, height, rng=rng)
     image = apply_camera(apply_light(render_scene(scene), effects), effects)
     data = jpeg(image, quality=effects.jpeg_quality)
     truth = {
@@ -393,6 +393,28 @@ def _place_camera(
     low, high = ranges.fill
     fill = high - (high - low) * float(rng.uniform()) ** 2
     rotation = look_rotation(tilt=tilt, azimuth=azimuth, roll=roll)
+    return aim_camera(
+        spec, width, height, rotation=rotation, focal=focal, k1=k1, fill=fill, rng=rng
+    )
+
+
+def aim_camera(
+    spec: BoardSpec | None,
+    width: int,
+    height: int,
+    *,
+    rotation: FloatArray,
+    focal: float,
+    k1: float,
+    fill: float,
+    rng: np.random.Generator,
+) -> Camera:
+    """Move a camera of the given orientation so the whole board fills ``fill`` of the frame.
+
+    The board's extent (its larger share of the width or height) is brought to
+    ``fill`` by the camera's distance, then the camera slides sideways by a random
+    amount that keeps the board inside the frame.
+    """
     if spec is None:
         outline = np.array([[-250, -250, 0], [250, -250, 0], [250, 250, 0], [-250, 250, 0]], float)
         target = np.zeros(3)
@@ -478,15 +500,28 @@ def _sample_clutter(
     return bowls, loose
 
 
-def _sample_effects(ranges: Ranges, *, rng: np.random.Generator) -> Effects:
+def _sample_effects(
+    ranges: Ranges,
+    corners: list[list[float]] | None,
+    width: int,
+    height: int,
+    *,
+    rng: np.random.Generator,
+) -> Effects:
+    """Light and camera effects; a glare patch falls on the board when there is one."""
     exposure = float(rng.uniform(*ranges.exposure))
     cast = rng.uniform(-ranges.cast, ranges.cast, 3)
     gain = tuple(float(exposure * (1.0 + c)) for c in cast)
     glare = None
     if rng.uniform() < ranges.glare:
+        weights = rng.dirichlet(np.ones(4))
+        if corners is not None:
+            gx, gy = (weights @ np.array(corners)) / np.array([width, height])
+        else:
+            gx, gy = rng.uniform(0.2, 0.8, 2)
         glare = (
-            float(rng.uniform(0.2, 0.8)),
-            float(rng.uniform(0.1, 0.6)),
+            float(gx),
+            float(gy),
             float(rng.uniform(0.05, 0.2)),
             float(rng.uniform(0.2, 0.7)),
         )

@@ -17,7 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from datasets.synth.arrays import f32
-from datasets.synth.camera import Camera, FloatArray
+from datasets.synth.camera import Camera, FloatArray, board_camera
 from datasets.synth.model import BoardSpec, Stone, StoneSpec
 from datasets.synth.textures import BoardLook, Texture, board_texture, table_texture
 
@@ -84,6 +84,16 @@ class Scene:
     bowls: tuple[Bowl, ...]
     loose: tuple[LooseStone, ...]
     texture_seed: int
+    board_pose: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """The board moved on the table: (dx mm, dy mm, degrees about its centre)."""
+
+    def board_camera(self) -> Camera:
+        """The camera in the board's frame (the board is the world when not moved)."""
+        if self.spec is None:
+            return self.camera
+        return board_camera(
+            self.camera, (self.spec.grid_width / 2, self.spec.grid_height / 2), self.board_pose
+        )
 
 
 def texture_scale(camera: Camera, spec: BoardSpec | None) -> float:
@@ -116,13 +126,14 @@ def render_scene(scene: Scene) -> Canvas:
         _bowl(canvas, cam, bowl, table_z=table_z, scene=scene)
     _loose_stones(canvas, cam, scene, table_z=table_z)
     if spec is not None and scene.board_look is not None:
-        _board_sides(canvas, cam, spec, scene.board_look)
+        bcam = scene.board_camera()
+        _board_sides(canvas, bcam, spec, scene.board_look)
         tex = board_texture(spec, scene.board_look, scale=scale, rng=rng)
         _stone_shadows(tex, spec, scene, scale=scale)
-        _warp_onto(canvas, cam, tex, origin=spec.outline[:2], scale=scale, z=0.0, reflect=False)
+        _warp_onto(canvas, bcam, tex, origin=spec.outline[:2], scale=scale, z=0.0, reflect=False)
         trace_stones(
             canvas,
-            cam,
+            bcam,
             np.array([[s.x, s.y, 0.0] for s in scene.stones]).reshape(-1, 3),
             colors=[s.color for s in scene.stones],
             shades=np.array([s.shade for s in scene.stones]),

@@ -32,8 +32,6 @@ class BoardLook:
     grain_contrast: float
     grain_angle: float
     line_color: tuple[float, float, float]
-    gloss: float
-    """Strength of the board's own sheen, 0 (matte paper) to 1 (lacquer)."""
 
 
 def sample_board_look(rng: np.random.Generator, *, styles: tuple[str, ...]) -> BoardLook:
@@ -48,7 +46,7 @@ def sample_board_look(rng: np.random.Generator, *, styles: tuple[str, ...]) -> B
     }[style]
     jitter = rng.normal(0.0, 12.0, 3)
     color = tuple(float(np.clip(b + j, 20.0, 250.0)) for b, j in zip(base, jitter, strict=True))
-    contrast = {"kaya": 0.10, "light": 0.08, "dark": 0.14, "printed": 0.015, "pale": 0.05}[style]
+    contrast = {"kaya": 0.06, "light": 0.05, "dark": 0.08, "printed": 0.012, "pale": 0.035}[style]
     ink = float(rng.uniform(10.0, 45.0))
     brown = float(rng.uniform(0.0, 15.0))
     return BoardLook(
@@ -57,9 +55,6 @@ def sample_board_look(rng: np.random.Generator, *, styles: tuple[str, ...]) -> B
         grain_contrast=contrast * float(rng.uniform(0.5, 1.6)),
         grain_angle=float(rng.choice([0.0, 90.0]) + rng.normal(0.0, 2.0)),
         line_color=(ink, ink + brown * 0.5, ink + brown),
-        gloss=float(
-            rng.uniform(0.0, 0.3) if style in ("printed", "pale") else rng.uniform(0.2, 1.0)
-        ),
     )
 
 
@@ -183,7 +178,7 @@ def table_texture(
         tex = wood(
             shape,
             color=(color[0], color[1], color[2]),
-            contrast=0.15,
+            contrast=0.07,
             angle=float(rng.uniform(0, 180)),
             rng=rng,
         )

@@ -7,7 +7,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from datasets.synth.errors import SynthError
 from datasets.synth.photos import DIFFICULTIES, write_photos
+from datasets.synth.video import SIZES, VIOLATIONS, video_from_sgf
 
 
 def register(subparsers: Any) -> None:
@@ -30,6 +32,26 @@ def register(subparsers: Any) -> None:
     )
     photos.set_defaults(func=_photos)
 
+    video = kinds.add_parser("video", help="a game played by hands, with per-frame truth")
+    video.add_argument("game", type=Path, help="game record (.sgf) to play")
+    video.add_argument("out", type=Path, help="video to write (.mp4); truth goes to OUT.json")
+    video.add_argument("--fps", type=float, default=30.0, help="frames per second (default 30)")
+    video.add_argument(
+        "--violations",
+        default="",
+        help=f"comma-separated kinds to inject, each corrected after: {', '.join(VIOLATIONS)}",
+    )
+    video.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    video.add_argument(
+        "--size",
+        default="960x540",
+        help=f"frame size: {', '.join(f'{w}x{h}' for w, h in SIZES)} (default 960x540)",
+    )
+    video.add_argument(
+        "--max-moves", type=int, default=None, help="play only the first N moves (default all)"
+    )
+    video.set_defaults(func=_video)
+
 
 def _photos(args: argparse.Namespace) -> int:
     def progress(done: int) -> None:
@@ -45,4 +67,34 @@ def _photos(args: argparse.Namespace) -> int:
     )
     print(file=sys.stderr)
     print(f"wrote {len(written)} photos with truth to {args.outdir}")
+    return 0
+
+
+def _video(args: argparse.Namespace) -> int:
+    sizes = {f"{w}x{h}": (w, h) for w, h in SIZES}
+    if args.size not in sizes:
+        raise SynthError(f"unknown frame size {args.size!r}; expected one of {', '.join(sizes)}")
+    if args.max_moves is not None and args.max_moves < 1:
+        raise SynthError(f"--max-moves must be at least 1, got {args.max_moves!r}")
+    violations = [v.strip() for v in args.violations.split(",") if v.strip()]
+
+    def progress(done: int, total: int) -> None:
+        if done % 50 == 0 or done == total:
+            print(f"\r{done}/{total} frames", end="", file=sys.stderr, flush=True)
+
+    truth = video_from_sgf(
+        args.game,
+        args.out,
+        fps=args.fps,
+        violations=violations,
+        seed=args.seed,
+        max_moves=args.max_moves,
+        size=sizes[args.size],
+        progress=progress,
+    )
+    print(file=sys.stderr)
+    print(
+        f"wrote {args.out} ({truth['frame_count']} frames, {len(truth['moves'])} moves, "
+        f"{len(truth['alerts'])} alerts) and {args.out.with_suffix('.json')}"
+    )
     return 0

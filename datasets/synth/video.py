@@ -1,0 +1,720 @@
+"""Synthetic game videos: a fixed camera watches hands play a recorded game.
+
+The game is turned into the table's still states by ``datasets.observations`` (the
+same stream the referee is tested with, violations and the arbiter's corrections
+included); this module animates the hands that make each change, renders every
+frame and writes the truth: for each frame the board on the table and whether a hand
+is over it, the moves as they should be recorded, and the alerts with their times.
+
+The camera sits at the side of the board's last row, so the board as the detector
+reads it is the game's board as the record writes it (no turning); players reach in
+from the left and right, the arbiter from the far side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from datasets.observations import INJECTABLE, observation_stream
+from datasets.synth.arrays import F32, U8, f32, u8
+from datasets.synth.camera import Camera, FloatArray, look_rotation
+from datasets.synth.errors import SynthError
+from datasets.synth.looks import Effects, apply_light, light_layers
+from datasets.synth.model import Board, BoardSpec, Stone, StoneSpec
+from datasets.synth.photos import aim_camera, canonical_corners
+from datasets.synth.render import Light, Scene, render_scene
+from datasets.synth.textures import sample_board_look
+from engine.referee import Declaration, Observation
+from engine.sgf import GameRecord, read_sgf
+
+VIOLATIONS = INJECTABLE
+SIZES = ((640, 480), (960, 540))
+REST_HEIGHT = -140.0
+CARRY_HEIGHT = -45.0
+TOUCH_HEIGHT = -13.0
+
+
+@dataclass(frozen=True)
+class Hand:
+    """A hand in one frame: fingertip in board millimetres, the side it comes from."""
+
+    x: float
+    y: float
+    z: float
+    side: str
+    """'left', 'right' (the players) or 'far' (the arbiter)."""
+    holding: str | None
+    """Colour of the stone between the fingers ('X', 'O'), if any."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the camera sees at one instant: the table's board, a hand, the pose."""
+
+    board: Board
+    hand: Hand | None
+    pose: int
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Where the board lies on the table and where the camera points."""
+
+    board: tuple[float, float, float]
+    """(dx mm, dy mm, degrees) the board has been nudged from its first place."""
+    camera_turn: tuple[float, float]
+    """(pan, tilt) degrees the camera has shifted from its first aim."""
+
+
+@dataclass(frozen=True)
+class _Drift:
+    """Slow drift of the light's colour and strength over the video."""
+
+    amplitude: float
+    period: float
+    """Seconds."""
+    phase: tuple[float, float, float]
+
+    def gain(self, t: float) -> F32:
+        """Per-channel (B, G, R) factor at time ``t`` seconds."""
+        return f32(
+            [1.0 + self.amplitude * math.sin(2 * math.pi * t / self.period + p) for p in self.phase]
+        )
+
+
+@dataclass
+class _Timeline:
+    """Builds the frames: the table, the hand's path, and when each still board shows."""
+
+    fps: float
+    spec: BoardSpec
+    rng: np.random.Generator
+    sides: dict[str, str]
+    table: list[list[str]]
+    frames: list[Frame] = dataclasses.field(default_factory=list)
+    pose: int = 0
+    hand: Hand | None = None
+
+    @property
+    def t(self) -> float:
+        return len(self.frames) / self.fps
+
+    def board(self) -> Board:
+        return tuple("".join(row) for row in self.table)
+
+    def emit(self, hand: Hand | None) -> None:
+        self.hand = hand
+        self.frames.append(Frame(self.board(), hand, self.pose))
+
+    def still(self, seconds: float) -> None:
+        for _ in range(max(1, round(seconds * self.fps))):
+            self.emit(None)
+
+    def rest(self, side: str) -> Hand:
+        """Where a hand waits, outside the picture on its side."""
+        w, h = self.spec.grid_width, self.spec.grid_height
+        jitter = float(self.rng.uniform(-80, 80))
+        x, y = {
+            "left": (-self.spec.margin_x - 420.0, h / 2 + jitter),
+            "right": (w + self.spec.margin_x + 420.0, h / 2 + jitter),
+            "far": (w / 2 + jitter, -self.spec.margin_y - 420.0),
+        }[side]
+        return Hand(x, y, REST_HEIGHT, side, None)
+
+    def move(self, to: Hand, *, speed: float) -> None:
+        """Glide the hand to ``to`` with eased speed (about ``speed`` mm/s)."""
+        start = self.hand if self.hand is not None else self.rest(to.side)
+        dist = math.dist((start.x, start.y, start.z), (to.x, to.y, to.z))
+        n = max(1, round(max(0.12, dist / speed) * self.fps))
+        for i in range(1, n + 1):
+            s = i / n
+            e = s * s * (3 - 2 * s)
+            self.emit(
+                Hand(
+                    start.x + (to.x - start.x) * e,
+                    start.y + (to.y - start.y) * e,
+                    start.z + (to.z - start.z) * e,
+                    to.side,
+                    to.holding,
+                )
+            )
+
+    def trip(self, changes: list[tuple[tuple[int, int], str]], side: str) -> None:
+        """A hand comes in, makes the changes one point at a time, and leaves."""
+        speed = float(self.rng.uniform(500, 900))
+        self.hand = self.rest(side)
+        self.emit(self.hand)
+        for k, ((r, c), what) in enumerate(changes):
+            x, y = c * self.spec.spacing_x, r * self.spec.spacing_y
+            holding = what if what != "." else None
+            if k == 0 and self.rng.uniform() < 0.3:
+                # Hesitation: the hand hovers over another point first.
+                hx = x + float(self.rng.uniform(-70, 70))
+                hy = y + float(self.rng.uniform(-70, 70))
+                self.move(Hand(hx, hy, CARRY_HEIGHT - 20, side, holding), speed=speed)
+                for _ in range(round(float(self.rng.uniform(0.3, 1.2)) * self.fps)):
+                    self.emit(self.hand)
+            self.move(Hand(x, y, CARRY_HEIGHT, side, holding), speed=speed)
+            self.move(Hand(x, y, TOUCH_HEIGHT, side, holding), speed=250.0)
+            previous = self.table[r][c]
+            self.table[r][c] = what
+            taken = previous if what == "." and previous != "." else None
+            self.move(Hand(x, y, CARRY_HEIGHT, side, taken), speed=250.0)
+        self.move(
+            dataclasses.replace(self.rest(side), holding=self.hand.holding if self.hand else None),
+            speed=speed,
+        )
+        self.hand = None
+
+
+def _order(changes: list[tuple[tuple[int, int], str]]) -> list[tuple[tuple[int, int], str]]:
+    """Visit the changed points nearest first, as a hand does."""
+    left = list(changes)
+    path = [left.pop(0)]
+    while left:
+        r, c = path[-1][0]
+        left.sort(key=lambda ch: (ch[0][0] - r) ** 2 + (ch[0][1] - c) ** 2)
+        path.append(left.pop(0))
+    return path
+
+
+def _actor(changes: list[tuple[tuple[int, int], str]], before: Board) -> str:
+    """Whose hand: the colour put down, else the opponent of the colour taken off."""
+    added = [what for _, what in changes if what != "."]
+    if added:
+        return added[0]
+    removed = before[changes[0][0][0]][changes[0][0][1]]
+    return "O" if removed == "X" else "X"
+
+
+def render_video(
+    record: GameRecord,
+    out: Path,
+    *,
+    fps: float = 30.0,
+    violations: Sequence[str] = (),
+    seed: int = 0,
+    max_moves: int | None = None,
+    size: tuple[int, int] = (960, 540),
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
+    """Render ``record`` as a video to ``out`` (mp4) and return its truth.
+
+    The truth is also written beside the video as ``OUT.json`` (and returned as read
+    back from it). ``progress`` is
+    called with (frames done, frames in all).
+    """
+    if not 1 <= fps <= 60:
+        raise SynthError(f"frame rate must be between 1 and 60, got {fps!r}")
+    unknown = [v for v in violations if v not in VIOLATIONS]
+    if unknown:
+        raise SynthError(
+            f"unknown violation {unknown[0]!r}; expected some of {', '.join(VIOLATIONS)}"
+        )
+    if out.suffix.lower() != ".mp4":
+        raise SynthError(f"video name must end in .mp4: {str(out)!r}")
+    rng = np.random.default_rng(seed)
+    stream_rng = np.random.default_rng(int(rng.integers(2**63)))
+    stream = observation_stream(
+        record, rng=stream_rng, violations=list(violations), max_moves=max_moves
+    )
+    width, height = size
+    spec = BoardSpec(
+        size=record.size,
+        spacing_x=float(rng.uniform(21.8, 22.2)),
+        spacing_y=float(rng.uniform(23.4, 23.9)),
+        line_width=float(rng.uniform(0.8, 1.2)),
+        outer_line_width=1.5,
+        star_radius=2.0,
+        margin_x=float(rng.uniform(12, 22)),
+        margin_y=float(rng.uniform(12, 22)),
+        thickness=float(rng.uniform(15, 40)),
+    )
+    look = sample_board_look(rng, styles=("kaya", "light", "printed"))
+    stone_spec = StoneSpec(diameter=22.3, thickness=float(rng.uniform(8, 10)))
+    rotation = look_rotation(
+        tilt=math.radians(float(rng.uniform(20, 40))),
+        azimuth=math.radians(-90.0 + float(rng.uniform(-8, 8))),
+        roll=math.radians(float(rng.uniform(-3, 3))),
+    )
+    focal = max(width, height) / 2.0 / math.tan(math.radians(float(rng.uniform(50, 65))) / 2)
+    camera = aim_camera(
+        spec,
+        width,
+        height,
+        rotation=rotation,
+        focal=focal,
+        k1=float(rng.uniform(-0.03, 0.03)),
+        fill=float(rng.uniform(0.75, 0.9)),
+        rng=rng,
+    )
+    light = Light(
+        elevation=float(rng.uniform(45, 80)),
+        azimuth=float(rng.uniform(0, 360)),
+        ambient=float(rng.uniform(0.35, 0.6)),
+        shadow_blur=float(rng.uniform(1.5, 4.0)),
+        shadow_strength=float(rng.uniform(0.25, 0.45)),
+        glossy_stones=float(rng.uniform(0, 1)),
+    )
+    effects = Effects(
+        gain=(
+            float(rng.uniform(0.92, 1.06)),
+            float(rng.uniform(0.92, 1.06)),
+            float(rng.uniform(0.92, 1.06)),
+        ),
+        gradient=float(rng.uniform(0, 0.25)),
+        gradient_angle=float(rng.uniform(0, 360)),
+        unevenness=float(rng.uniform(0, 0.15)),
+        glare=None,
+        arm_shadow=None,
+        blur=float(rng.uniform(0.3, 0.8)),
+        motion=None,
+        noise=float(rng.uniform(1.0, 2.0)),
+        jpeg_quality=100,
+        seed=int(rng.integers(2**31)),
+    )
+    drift = _Drift(
+        amplitude=float(rng.uniform(0.03, 0.08)),
+        period=float(rng.uniform(30, 90)),
+        phase=(float(rng.uniform(0, 6.3)), float(rng.uniform(0, 6.3)), float(rng.uniform(0, 6.3))),
+    )
+    skins = [[150, 175, 225], [120, 150, 205], [80, 110, 160], [60, 80, 120]]
+    hand_look: dict[str, Any] = {
+        "skin": [float(c) for c in skins[int(rng.integers(len(skins)))]],
+        "sleeve": [float(c) for c in rng.uniform(20, 200, 3)],
+        "long_sleeve": bool(rng.uniform() < 0.5),
+    }
+    black_side = str(rng.choice(["left", "right"]))
+    sides = {"X": black_side, "O": "right" if black_side == "left" else "left"}
+    texture_seed = int(rng.integers(2**31))
+
+    # -- the timeline ------------------------------------------------------------
+    timeline = _Timeline(fps, spec, rng, sides, [["."] * spec.size for _ in range(spec.size)])
+    poses = [Pose((0.0, 0.0, 0.0), (0.0, 0.0))]
+    observations = [item for item in stream.items if isinstance(item, Observation)]
+    nudge_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
+    shift_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
+    seen_at: dict[float, float] = {}
+    still_frames: list[dict[str, Any]] = []
+    declarations: list[dict[str, Any]] = []
+    events: list[dict[str, Any]] = []
+    timeline.still(1.0)
+    index = 0
+    for item in stream.items:
+        if isinstance(item, Declaration):
+            declarations.append(dict(item.to_json(), t=round(timeline.t, 3)))
+            timeline.still(0.6)
+            continue
+        before = timeline.board()
+        changes = [
+            ((r, c), item.board[r][c])
+            for r in range(spec.size)
+            for c in range(spec.size)
+            if item.board[r][c] != before[r][c]
+        ]
+        if changes:
+            actor = _actor(changes, before)
+            timeline.trip(_order(changes), sides[actor])
+        seen_at[item.t] = round(timeline.t, 3)
+        still_frames.append(
+            {"t": round(timeline.t, 3), "frame": len(timeline.frames), "board": list(item.board)}
+        )
+        pause = (
+            float(rng.uniform(0.4, 1.4)) if rng.uniform() < 0.9 else float(rng.uniform(2.0, 3.5))
+        )
+        timeline.still(pause)
+        for at, kind in ((nudge_at, "board_nudged"), (shift_at, "camera_shifted")):
+            if at != index:
+                continue
+            last = poses[timeline.pose]
+            if kind == "board_nudged":
+                pose = Pose(
+                    (
+                        last.board[0] + float(rng.uniform(-4, 4)),
+                        last.board[1] + float(rng.uniform(-4, 4)),
+                        last.board[2] + float(rng.uniform(-0.8, 0.8)),
+                    ),
+                    last.camera_turn,
+                )
+            else:
+                pose = Pose(
+                    last.board, (float(rng.uniform(-0.8, 0.8)), float(rng.uniform(-0.6, 0.6)))
+                )
+            poses.append(pose)
+            timeline.pose = len(poses) - 1
+            events.append({"t": round(timeline.t, 3), "frame": len(timeline.frames), "kind": kind})
+            timeline.still(0.8)
+        index += 1
+    timeline.still(1.0)
+
+    # -- the truth ---------------------------------------------------------------
+    scenes = [
+        Scene(
+            camera=_turned(camera, pose.camera_turn),
+            spec=spec,
+            board_look=look,
+            stone_spec=stone_spec,
+            stones=(),
+            table_style="wood",
+            light=light,
+            bowls=(),
+            loose=(),
+            texture_seed=texture_seed,
+            board_pose=pose.board,
+        )
+        for pose in poses
+    ]
+    pose_truth = []
+    for scene in scenes:
+        turns, corners = canonical_corners(scene.board_camera(), spec)
+        if turns != 0:
+            raise AssertionError(f"the video camera sees the board turned {turns} quarter turns")
+        pose_truth.append(corners.tolist())
+    boards: dict[Board, int] = {}
+    frame_rows = []
+    for frame in timeline.frames:
+        board_index = boards.setdefault(frame.board, len(boards))
+        frame_rows.append([board_index, frame.pose])
+
+    # -- the pictures -----------------------------------------------------------
+    writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*"mp4v"), fps, (width, height))
+    if not writer.isOpened():
+        raise OSError(f"cannot write video {str(out)!r} (OpenCV has no mp4v encoder here?)")
+    layers = light_layers((height, width), effects)
+    placed: dict[tuple[int, int], Stone] = {}
+    stones_rng = np.random.default_rng(int(rng.integers(2**63)))
+    cache: dict[tuple[Board, int], F32] = {}
+    outlines = [_outline_mask(scene) for scene in scenes]
+    hand_flags: list[bool] = []
+    # Sensor noise from a small bank of fields, drawn in a seeded order: much cheaper
+    # than fresh noise per frame, and just as unhelpful to a reader that looks at one.
+    noise_rng = np.random.default_rng(effects.seed)
+    bank = [
+        noise_rng.standard_normal((height, width, 3), dtype=np.float32) * np.float32(effects.noise)
+        for _ in range(6)
+    ]
+    try:
+        for k, frame in enumerate(timeline.frames):
+            key = (frame.board, frame.pose)
+            if key not in cache:
+                stones = _stones(frame.board, spec, stone_spec, placed, rng=stones_rng)
+                scene = dataclasses.replace(scenes[frame.pose], stones=tuple(stones))
+                if len(cache) > 3:
+                    cache.pop(next(iter(cache)))
+                cache[key] = apply_light(render_scene(scene), effects, layers=layers)
+            image = cache[key].copy()
+            over = False
+            if frame.hand is not None:
+                over = _draw_hand(
+                    image, scenes[frame.pose], frame.hand, light, hand_look, outlines[frame.pose]
+                )
+            hand_flags.append(over)
+            image *= drift.gain(k / fps)
+            image = f32(cv2.GaussianBlur(image, (0, 0), effects.blur))
+            image += bank[int(noise_rng.integers(len(bank)))]
+            writer.write(u8(np.clip(image + 0.5, 0, 255)))
+            if progress is not None:
+                progress(k + 1, len(timeline.frames))
+    finally:
+        writer.release()
+    truth: dict[str, Any] = {
+        "video": out.name,
+        "seed": seed,
+        "fps": fps,
+        "image_size": [width, height],
+        "frame_count": len(timeline.frames),
+        "board_size": spec.size,
+        "boards": [list(b) for b in boards],
+        "corners": pose_truth,
+        "frames": [[b, int(h), p] for (b, p), h in zip(frame_rows, hand_flags, strict=True)],
+        "frame_columns": ["board", "hand_over_board", "pose"],
+        "observations": still_frames,
+        "declarations": declarations,
+        "moves": [m.gtp(spec.size) for m in stream.moves],
+        "alerts": [
+            {"kind": a.kind, "color": None if a.color is None else a.color.value, "t": seen_at[a.t]}
+            for a in stream.alerts
+        ],
+        "resolved_at": [seen_at[t] for t in stream.resolved_at],
+        "violations_injected": [{"move_index": k, "kind": kind} for k, kind in stream.injected],
+        "events": events,
+        "params": {
+            "board": dataclasses.asdict(spec),
+            "board_look": dataclasses.asdict(look),
+            "stone": dataclasses.asdict(stone_spec),
+            "camera": {
+                "width": width,
+                "height": height,
+                "focal": camera.focal,
+                "rotation": camera.rotation.tolist(),
+                "position": camera.position.tolist(),
+                "k1": camera.k1,
+            },
+            "poses": [dataclasses.asdict(p) for p in poses],
+            "light": dataclasses.asdict(light),
+            "effects": dataclasses.asdict(effects),
+            "light_drift": dataclasses.asdict(drift),
+            "hand": hand_look,
+            "sides": sides,
+            "texture_seed": texture_seed,
+        },
+    }
+    text = json.dumps(truth, separators=(",", ":"))
+    out.with_suffix(".json").write_text(text + "\n")
+    written: dict[str, Any] = json.loads(text)
+    return written
+
+
+def video_from_sgf(path: Path, out: Path, **options: Any) -> dict[str, Any]:
+    """Read a game record and render it with :func:`render_video`."""
+    if not path.is_file():
+        raise SynthError(f"game record not found: {str(path)!r}")
+    record = read_sgf(path.read_bytes(), name=str(path))
+    return render_video(record, out, **options)
+
+
+def _turned(camera: Camera, turn: tuple[float, float]) -> Camera:
+    """The camera panned and tilted by ``turn`` degrees about its own centre."""
+    if turn == (0.0, 0.0):
+        return camera
+    pan, tilt = (math.radians(a) for a in turn)
+    yaw = np.array(
+        [[math.cos(pan), 0, -math.sin(pan)], [0, 1, 0], [math.sin(pan), 0, math.cos(pan)]]
+    )
+    pitch = np.array(
+        [[1, 0, 0], [0, math.cos(tilt), -math.sin(tilt)], [0, math.sin(tilt), math.cos(tilt)]]
+    )
+    rotation = pitch @ yaw @ camera.rotation
+    return dataclasses.replace(camera, rotation=rotation)
+
+
+def _stones(
+    board: Board,
+    spec: BoardSpec,
+    stone_spec: StoneSpec,
+    placed: dict[tuple[int, int], Stone],
+    *,
+    rng: np.random.Generator,
+) -> list[Stone]:
+    """The board's stones, each keeping the spot where it was first set down."""
+    result = []
+    for r, row in enumerate(board):
+        for c, what in enumerate(row):
+            if what == ".":
+                continue
+            stone = placed.get((r, c))
+            if stone is None or stone.color != what:
+                stone = _set_down(r, c, what, spec, stone_spec, placed, rng=rng)
+                placed[(r, c)] = stone
+            result.append(stone)
+    return result
+
+
+def _set_down(
+    r: int,
+    c: int,
+    color: str,
+    spec: BoardSpec,
+    stone_spec: StoneSpec,
+    placed: dict[tuple[int, int], Stone],
+    *,
+    rng: np.random.Generator,
+) -> Stone:
+    """A stone put near its intersection without overlapping the stones around it."""
+    near = [
+        s
+        for (pr, pc), s in placed.items()
+        if abs(pr - r) <= 1 and abs(pc - c) <= 1 and (pr, pc) != (r, c)
+    ]
+    x0, y0 = c * spec.spacing_x, r * spec.spacing_y
+    for reach in (0.15, 0.1, 0.05, 0.0):
+        angle = float(rng.uniform(0, 2 * math.pi))
+        x = x0 + reach * spec.spacing_x * math.cos(angle) * math.sqrt(float(rng.uniform()))
+        y = y0 + reach * spec.spacing_y * math.sin(angle) * math.sqrt(float(rng.uniform()))
+        if all(math.hypot(s.x - x, s.y - y) >= stone_spec.diameter for s in near):
+            break
+    return Stone(r, c, color, x, y, float(rng.normal(1.0, 0.04)))
+
+
+def _outline_mask(scene: Scene) -> U8:
+    """Where the board's face is in the picture (255 inside)."""
+    assert scene.spec is not None
+    cam = scene.board_camera()
+    x0, y0, x1, y1 = scene.spec.outline
+    t = np.linspace(0, 1, 16)
+    edge = np.concatenate(
+        [
+            np.column_stack([x0 + (x1 - x0) * t, np.full_like(t, y0)]),
+            np.column_stack([np.full_like(t, x1), y0 + (y1 - y0) * t]),
+            np.column_stack([x1 - (x1 - x0) * t, np.full_like(t, y1)]),
+            np.column_stack([np.full_like(t, x0), y1 - (y1 - y0) * t]),
+        ]
+    )
+    px = cam.project(np.column_stack([edge, np.zeros(len(edge))]))
+    mask = np.zeros((cam.height, cam.width), dtype=np.uint8)
+    cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 255)
+    return mask
+
+
+@dataclass(frozen=True)
+class _Limb:
+    """A tapered capsule from ``a`` to ``b`` (board mm), ``width`` mm at each end."""
+
+    a: FloatArray
+    b: FloatArray
+    width: tuple[float, float]
+    sleeve: bool
+
+
+def _arm(hand: Hand, spec: BoardSpec, *, long_sleeve: bool) -> list[_Limb]:
+    """The arm and hand as capsules: upper arm, forearm, palm, four fingers and a thumb.
+
+    The fingers pinch at the fingertip point, where a held stone is.
+    """
+    w, h = spec.grid_width, spec.grid_height
+    tip = np.array([hand.x, hand.y, hand.z])
+    # The arm leans towards the player's body, at the middle of their side.
+    body = {"left": (-450.0, h / 2), "right": (w + 450.0, h / 2), "far": (w / 2, -450.0)}[hand.side]
+    toward = {"left": (-1.0, 0.0), "right": (1.0, 0.0), "far": (0.0, -1.0)}[hand.side]
+    lean = np.array(body) - tip[:2]
+    lean /= max(float(np.linalg.norm(lean)), 1e-6)
+    flat = 0.5 * np.array(toward) + 0.5 * lean
+    flat /= float(np.linalg.norm(flat))
+    d = np.array([flat[0], flat[1], 0.0])
+    side = np.array([-flat[1], flat[0], 0.0])
+    up = np.array([0.0, 0.0, -1.0])
+    knuckles = tip + d * 60 + up * 22
+    wrist = tip + d * 140 + up * 45
+    elbow = tip + d * 420 + up * 150
+    shoulder = tip + d * 720 + up * 330
+    limbs = [
+        _Limb(shoulder, elbow, (110.0, 90.0), True),
+        _Limb(elbow, wrist, (80.0, 58.0), long_sleeve),
+        _Limb(wrist, knuckles, (62.0, 78.0), False),
+    ]
+    for offset, width in ((-24.0, 14.0), (-8.0, 17.0), (8.0, 17.0), (24.0, 16.0)):
+        base = knuckles + side * offset
+        end = tip + side * (offset * 0.3) + d * (abs(offset) * 0.5)
+        limbs.append(_Limb(base, end, (width, width * 0.85), False))
+    thumb = wrist + side * 30 - d * 20
+    limbs.append(_Limb(thumb, tip + side * 10 + up * 3, (22.0, 17.0), False))
+    return limbs
+
+
+def _draw_hand(
+    image: F32,
+    scene: Scene,
+    hand: Hand,
+    light: Light,
+    look: dict[str, Any],
+    board_mask: U8,
+) -> bool:
+    """Draw the arm, hand, held stone and their soft shadow; say if it is over the board.
+
+    Work is done in the bounding box of what is drawn, not the whole picture.
+    """
+    assert scene.spec is not None
+    cam = scene.board_camera()
+    limbs = _arm(hand, scene.spec, long_sleeve=bool(look["long_sleeve"]))
+    direction = light.direction()
+
+    def on_board(p: FloatArray) -> FloatArray:
+        """Where light grazing past ``p`` meets the board."""
+        result: FloatArray = p - direction * (p[2] / direction[2])
+        return result
+
+    shadows = [_Limb(on_board(m.a), on_board(m.b), m.width, m.sleeve) for m in limbs]
+    blur = 5.0 + 0.05 * float(-hand.z)
+    shadow, box = _coverage(cam, shadows, margin=int(3 * blur))
+    if box is not None:
+        x0, y0, x1, y1 = box
+        soft = f32(cv2.GaussianBlur(shadow, (0, 0), blur))
+        image[y0:y1, x0:x1] *= (1.0 - 0.45 * soft)[..., None]
+    if hand.holding is not None:
+        centre = cam.project(np.array([hand.x, hand.y, hand.z + 5.0]))
+        depth = float(((np.array([hand.x, hand.y, hand.z]) - cam.position) @ cam.rotation.T)[2])
+        radius = cam.focal * 11.0 / depth
+        colour = (28.0, 28.0, 30.0) if hand.holding == "X" else (225.0, 230.0, 232.0)
+        cv2.circle(
+            image,
+            (round(centre[0] * 16), round(centre[1] * 16)),
+            round(radius * 16),
+            colour,
+            -1,
+            cv2.LINE_AA,
+            shift=4,
+        )
+    arm, box = _coverage(cam, limbs, margin=2)
+    if box is None:
+        return False
+    x0, y0, x1, y1 = box
+    sleeve, _ = _coverage(cam, [m for m in limbs if m.sleeve], margin=2, box=box)
+    inside = (arm > 0.5).astype(np.uint8)
+    roundness = np.clip(f32(cv2.distanceTransform(inside, cv2.DIST_L2, 3)) / 10.0, 0.0, 1.0)
+    skin = np.array(look["skin"], dtype=np.float32)
+    cloth = np.array(look["sleeve"], dtype=np.float32)
+    base = np.where((sleeve > 0.5)[..., None], cloth, skin)
+    shaded = base * (0.62 + 0.42 * roundness)[..., None]
+    region = image[y0:y1, x0:x1]
+    region *= (1.0 - arm)[..., None]
+    region += shaded * arm[..., None]
+    return bool(np.count_nonzero(inside & (board_mask[y0:y1, x0:x1] > 0)) > 20)
+
+
+def _coverage(
+    cam: Camera,
+    limbs: list[_Limb],
+    *,
+    margin: int,
+    box: tuple[int, int, int, int] | None = None,
+) -> tuple[F32, tuple[int, int, int, int] | None]:
+    """Anti-aliased coverage of the limbs in the picture, cropped to their bounding box.
+
+    Returns the coverage (float32, 0..1) and the box ``(x0, y0, x1, y1)``, or an empty
+    array and None when nothing is in the picture (or something is behind the camera).
+    """
+    if not limbs:
+        if box is None:
+            return np.zeros((0, 0), dtype=np.float32), None
+        return np.zeros((box[3] - box[1], box[2] - box[0]), dtype=np.float32), box
+    ends = np.array([[m.a, m.b] for m in limbs]).reshape(-1, 3)
+    widths = np.array([m.width for m in limbs]).reshape(-1)
+    depth = ((ends - cam.position) @ cam.rotation.T)[:, 2]
+    if (depth <= 1.0).any():
+        return np.zeros((0, 0), dtype=np.float32), None
+    px = cam.project(ends)
+    radius = cam.focal * widths / 2.0 / depth
+    if box is None:
+        x0 = max(0, int(np.floor((px[:, 0] - radius).min())) - margin)
+        y0 = max(0, int(np.floor((px[:, 1] - radius).min())) - margin)
+        x1 = min(cam.width, int(np.ceil((px[:, 0] + radius).max())) + margin + 1)
+        y1 = min(cam.height, int(np.ceil((px[:, 1] + radius).max())) + margin + 1)
+        if x0 >= x1 or y0 >= y1:
+            return np.zeros((0, 0), dtype=np.float32), None
+        box = (x0, y0, x1, y1)
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), dtype=np.float32)
+    local = (px - np.array([x0, y0])) * 16
+    for i in range(len(limbs)):
+        a, b = local[2 * i], local[2 * i + 1]
+        ra, rb = radius[2 * i] * 16, radius[2 * i + 1] * 16
+        d = b - a
+        length = float(np.hypot(*d))
+        if length > 1e-6:
+            n = np.array([-d[1], d[0]]) / length
+            quad = np.array([a + n * ra, b + n * rb, b - n * rb, a - n * ra])
+            cv2.fillConvexPoly(mask, np.round(quad).astype(np.int32), 1.0, cv2.LINE_AA, shift=4)
+        for centre, r in ((a, ra), (b, rb)):
+            cv2.circle(
+                mask, (round(centre[0]), round(centre[1])), round(r), 1.0, -1, cv2.LINE_AA, shift=4
+            )
+    return mask, box
