@@ -1,0 +1,119 @@
+"""Geometry of grid finding: homographies, vanishing points, lattices, refinement."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision_synthetic import draw_board
+from vision import detect_board, grid_from_corners
+from vision.features import lift_homography
+from vision.geometry import apply_homography, fit_homography, fit_lattice, vanishing_point
+from vision.grid import _canonical_order, _distort, _undistort
+
+EMPTY_19 = ["." * 19] * 19
+
+
+def test_fit_homography_recovers_a_known_map() -> None:
+    truth = np.array([[1.2, 0.1, 30.0], [-0.05, 0.9, 12.0], [1e-4, 2e-4, 1.0]])
+    source = np.random.default_rng(3).uniform(0, 500, size=(30, 2))
+    target = apply_homography(truth, source)
+    found = fit_homography(source, target)
+    assert found is not None
+    np.testing.assert_allclose(found, truth, rtol=1e-6, atol=1e-9)
+
+
+def test_fit_homography_refuses_collinear_points() -> None:
+    source = np.array([[0.0, 0], [1, 1], [2, 2], [3, 3], [4, 4]])
+    assert fit_homography(source, source * 2) is None
+
+
+def test_vanishing_point_of_converging_segments() -> None:
+    rng = np.random.default_rng(7)
+    apex = np.array([400.0, -900.0])
+    starts = np.column_stack([rng.uniform(0, 800, 40), rng.uniform(300, 600, 40)])
+    ends = starts + 0.2 * (apex - starts)
+    outliers = rng.uniform(0, 800, size=(8, 4))
+    segments = np.vstack([np.hstack([starts, ends]), outliers])
+    found = vanishing_point(segments, np.ones(len(segments)), rng=rng)
+    assert found is not None
+    point, inliers = found
+    np.testing.assert_allclose(point[:2] / point[2], apex, rtol=1e-3)
+    assert inliers[:40].all() and inliers[40:].sum() <= 2
+
+
+def test_fit_lattice_skips_gaps_and_ignores_a_stray_line() -> None:
+    k = np.array([0, 1, 2, 4, 5, 6, 7, 9, 10, 11, 12, 13, 15, 16, 17, 18])
+    positions = np.concatenate([10.0 + 7.5 * k, [10.0 + 7.5 * 18 + 3.1]])
+    weights = np.ones(len(positions))
+    lattice = fit_lattice(positions, weights, lines=19)
+    assert lattice is not None
+    assert lattice.spacing == pytest.approx(7.5, rel=1e-3)
+    assert (lattice.origin - 10.0) / 7.5 == pytest.approx(round((lattice.origin - 10.0) / 7.5))
+
+
+def test_radial_distortion_round_trip() -> None:
+    points = np.random.default_rng(1).uniform(0, 1000, size=(50, 2))
+    centre, radius = np.array([500.0, 400.0]), 500.0
+    back = _distort(_undistort(points, centre, radius, 0.08), centre, radius, 0.08)
+    np.testing.assert_allclose(back, points, atol=1e-2)
+
+
+def test_canonical_order_starts_near_the_top_left_and_never_mirrors() -> None:
+    grid = grid_from_corners(
+        [[100, 100], [500, 120], [480, 500], [90, 480]], size=9, image_shape=(600, 600)
+    ).intersections
+    for turned in (np.rot90(grid, 1), np.rot90(grid, 2), np.swapaxes(grid, 0, 1)):
+        np.testing.assert_allclose(_canonical_order(turned), grid)
+
+
+def test_zero_lift_keeps_the_homography_and_a_lift_moves_toward_the_camera() -> None:
+    grid = grid_from_corners(
+        [[200, 100], [600, 100], [750, 550], [50, 550]], size=19, image_shape=(600, 800)
+    )
+    assert lift_homography(grid.homography, (600, 800), 0.0) is grid.homography
+    lifted = lift_homography(grid.homography, (600, 800), 0.5)
+    centre = np.array([9.0, 9.0])
+    moved = apply_homography(lifted, centre) - apply_homography(grid.homography, centre)
+    # The camera looks from the near (bottom) side: raised points appear higher.
+    assert moved[1] < -1.0
+
+
+DRAWN_VIEWS = pytest.mark.parametrize(
+    "corners",
+    [
+        [(150, 100), (650, 100), (650, 560), (150, 560)],  # top-down
+        [(230, 80), (590, 90), (760, 560), (50, 550)],  # strong tilt
+        [(260, 60), (700, 200), (560, 580), (120, 440)],  # rotated
+    ],
+    ids=["top-down", "tilted", "rotated"],
+)
+
+
+def _worst_error_in_cells(corners: list[tuple[int, int]]) -> float:
+    image, truth = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(5))
+    detection = detect_board(image, size=19)
+    assert detection, detection.reason
+    assert detection.confidence > 0.8
+    error = np.linalg.norm(detection.intersections - truth, axis=-1)
+    return float(error.max() / np.median(detection.grid.spacing()))  # type: ignore[union-attr]
+
+
+@DRAWN_VIEWS
+def test_detect_board_puts_every_intersection_within_a_quarter_cell(
+    corners: list[tuple[int, int]],
+) -> None:
+    assert _worst_error_in_cells(corners) < 0.25
+
+
+@pytest.mark.xfail(reason="sub-pixel refinement not reached yet: outer lines off by ~0.2 cell")
+@DRAWN_VIEWS
+def test_detect_board_is_sub_pixel_on_a_drawn_grid(corners: list[tuple[int, int]]) -> None:
+    assert _worst_error_in_cells(corners) < 0.04
+
+
+def test_given_corners_skip_the_search() -> None:
+    corners = [(150, 100), (650, 100), (650, 560), (150, 560)]
+    image, truth = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(2))
+    detection = detect_board(image, size=19, corners=np.array(corners, dtype=float))
+    np.testing.assert_allclose(detection.intersections, truth, atol=1e-6)

@@ -1,0 +1,61 @@
+"""A tiny board drawer for the vision tests: wood, lines, stones, then a perspective.
+
+Kept deliberately simple (flat stones, one light); it checks geometry and the
+classifier on images whose truth is exact, not realism (the real photos do that).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+WOOD = (80, 170, 220)  # BGR
+
+
+def draw_board(
+    board: Sequence[str],
+    *,
+    corners: Sequence[tuple[float, float]],
+    image_size: tuple[int, int] = (800, 600),
+    cell: int = 40,
+    rng: np.random.Generator,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64]]:
+    """Draw a board flat, then warp it so its corner intersections land on ``corners``.
+
+    Returns the image (H, W, 3) uint8 and the true intersections (N, N, 2) as (x, y).
+    """
+    n = len(board)
+    margin = cell
+    side = 2 * margin + (n - 1) * cell
+    flat = np.zeros((side, side, 3), np.uint8)
+    flat[:] = WOOD
+    flat = np.clip(flat + rng.normal(0, 4, flat.shape), 0, 255).astype(np.uint8)
+    for k in range(n):
+        p = margin + k * cell
+        cv2.line(flat, (margin, p), (side - margin, p), (30, 30, 30), 2, cv2.LINE_AA)
+        cv2.line(flat, (p, margin), (p, side - margin), (30, 30, 30), 2, cv2.LINE_AA)
+    for r, row in enumerate(board):
+        for c, mark in enumerate(row):
+            centre = (margin + c * cell, margin + r * cell)
+            if mark == "X":
+                cv2.circle(flat, centre, int(0.47 * cell), (25, 25, 25), -1, cv2.LINE_AA)
+            elif mark == "O":
+                cv2.circle(flat, centre, int(0.47 * cell), (235, 238, 240), -1, cv2.LINE_AA)
+                cv2.circle(flat, centre, int(0.47 * cell), (150, 150, 150), 1, cv2.LINE_AA)
+    last = margin + (n - 1) * cell
+    source = np.float32([[margin, margin], [last, margin], [last, last], [margin, last]])
+    target = np.float32(corners)
+    matrix = cv2.getPerspectiveTransform(source, target)
+    width, height = image_size
+    table = np.full((height, width, 3), (90, 60, 50), np.uint8)
+    image = cv2.warpPerspective(
+        flat, matrix, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT
+    )
+    grid = np.stack(np.meshgrid(np.arange(n), np.arange(n)), -1).astype(np.float64)
+    flat_points = margin + grid * cell
+    ones = np.ones((*flat_points.shape[:2], 1))
+    mapped = np.concatenate([flat_points, ones], -1) @ matrix.T
+    return image, mapped[..., :2] / mapped[..., 2:3]
