@@ -8,6 +8,7 @@ from typing import Any
 #: Benchmark targets: name -> (module under ``server.bench``, one-line help).
 TARGETS: dict[str, tuple[str, str]] = {
     "vision": ("vision", "read the real photos: accuracy per dataset and timings"),
+    "synth": ("synth", "render synthetic photos and video frames: photos/s and frames/s"),
 }
 
 
