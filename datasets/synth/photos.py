@@ -316,17 +316,19 @@ def intersections(truth: dict[str, Any]) -> FloatArray:
 def canonical_corners(camera: Camera, spec: BoardSpec) -> tuple[int, FloatArray]:
     """Quarter turns from the world board to the detector's view, and its corners in pixels.
 
-    The detector's ``board[0]`` runs along the grid edge whose midpoint is highest in
-    the picture, and ``board[0][0]`` is that edge's left end; corners are listed
-    ``board[0][0]``, ``board[0][N-1]``, ``board[N-1][N-1]``, ``board[N-1][0]``, which
-    goes clockwise on the screen. The world board turned ``np.rot90(board, k)`` is the
-    detector's board.
+    The detector's ``board[0][0]`` is the grid corner nearest the image's top-left
+    (smallest x + y; ties go to the turn whose first row is higher), and its corners
+    are listed ``board[0][0]``, ``board[0][N-1]``, ``board[N-1][N-1]``,
+    ``board[N-1][0]``, clockwise on the screen, as ``vision`` reports them. The world
+    board turned ``np.rot90(board, k)`` is the detector's board.
     """
     w, h = spec.grid_width, spec.grid_height
     world = np.array([[0, 0, 0], [w, 0, 0], [w, h, 0], [0, h, 0]], dtype=np.float64)
     px = camera.project(world)
-    mids = (px + np.roll(px, -1, axis=0)) / 2.0
-    turns = int(np.argmin(mids[:, 1]))
+    keys = [
+        (float(px[k, 0] + px[k, 1]), float(px[k, 1] + px[(k + 1) % 4, 1]) / 2.0) for k in range(4)
+    ]
+    turns = min(range(4), key=lambda k: keys[k])
     ordered = np.roll(px, -turns, axis=0)
     if _signed_area(ordered) <= 0:
         raise AssertionError("the camera sees the board mirrored; the world frame is wrong")
