@@ -109,9 +109,10 @@ class Game:
         """Over by resignation or two consecutive passes (Art. 7.3)."""
         if self.resigned is not None:
             return True
-        return len(self.history) >= 2 and all(
-            played.move.is_pass and not played.lost_turn for played in self.history[-2:]
-        )
+        history = self.history
+        if len(history) < 2 or history[-1].move.point is not None:
+            return False  # the usual case, answered without a scan: the last move was a stone
+        return all(played.move.is_pass and not played.lost_turn for played in history[-2:])
 
     @property
     def ko_point(self) -> Point | None:
@@ -209,12 +210,11 @@ class Game:
     def _apply(self, move: Move, *, commit: bool) -> PlayedMove | None:
         color = move.color
         board = self.board
-        text = self._text(move)
         if self.is_over:
-            raise IllegalMoveError(f"{text}: the game is over", reason="game over")
+            raise IllegalMoveError(f"{self._text(move)}: the game is over", reason="game over")
         if color is not self.to_move:
             raise IllegalMoveError(
-                f"{text}: it is {self.to_move.name_text}'s turn", reason="wrong turn"
+                f"{self._text(move)}: it is {self.to_move.name_text}'s turn", reason="wrong turn"
             )
         if move.point is None:
             if commit:
@@ -223,20 +223,22 @@ class Game:
         try:
             i = board.index(move.point)
         except ValueError:
-            raise IllegalMoveError(f"{text}: off the board", reason="off board") from None
+            raise IllegalMoveError(
+                f"{self._text(move)}: off the board", reason="off board"
+            ) from None
         if self._ko == i:
-            raise IllegalMoveError(f"{text}: retakes the ko at once", reason="ko")
+            raise IllegalMoveError(f"{self._text(move)}: retakes the ko at once", reason="ko")
         code = _CODE[color]
         try:
             captured = board.play_index(i, code, allow_suicide=self.rules.suicide)
         except IllegalMoveError as error:
             why = "the point is occupied" if error.reason == "occupied" else "a forbidden point"
-            raise IllegalMoveError(f"{text}: {why}", reason=error.reason) from None
+            raise IllegalMoveError(f"{self._text(move)}: {why}", reason=error.reason) from None
         key = self._key(color.opponent)
         if self.rules.ko is not KoRule.SIMPLE and key in self._seen:
             board.undo_index(i, code, captured)
             raise IllegalMoveError(
-                f"{text}: repeats an earlier whole-board position",
+                f"{self._text(move)}: repeats an earlier whole-board position",
                 reason="repetition",
             )
         if not commit:
