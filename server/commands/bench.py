@@ -7,6 +7,7 @@ from typing import Any
 
 #: Benchmark targets: name -> (module under ``server.bench``, one-line help).
 TARGETS: dict[str, tuple[str, str]] = {
+    "engine": ("engine", "replay the 1,000 real records: moves/s beside sgfmill's plain board"),
     "vision": ("vision", "read the real photos: accuracy per dataset and timings"),
     "synth": ("synth", "render synthetic photos and video frames: photos/s and frames/s"),
     "referee": ("referee", "referee whole games: observations/s beside Game.play's moves/s"),
