@@ -9,7 +9,7 @@ the same moves are replayed three ways:
 * sgfmill ``boards.Board.play``: captures only, no rule checked.
 
 A record is replayed up to its first illegal move (0895.sgf has one), so all three
-play the same moves. Figures are medians over the repeats; progress goes to stderr.
+play the same stones (``Game.play`` also plays the records' few passes). Figures are medians over the repeats; progress goes to stderr.
 """
 
 from __future__ import annotations
