@@ -46,14 +46,15 @@ def seen(t: float, diagram: str, *, unsure: dict[str, float] | None = None) -> O
     return Observation(t, board, tuple(tuple(row) for row in confidence))
 
 
-def watched(diagram: str) -> Referee:
+def watched(diagram: str, *, handicap: int = 0) -> Referee:
     """A referee that watched the diagram's stones played one at a time.
 
     Black's and White's stones go down alternately, each in reading order, Black
-    first; a player with no stone left passes. The diagram must have no chain
-    without liberties, so no stone is captured on the way.
+    first; a player with no stone left passes. With a handicap, Black's first
+    stones are the handicap stones and White plays first. The diagram must have no
+    chain without liberties, so no stone is captured on the way.
     """
-    referee = Referee(SIZE, komi=KOMI)
+    referee = Referee(SIZE, komi=None if handicap else KOMI, handicap=handicap)
     final = rows(diagram)
     stones = {
         color: [(r, c) for r, row in enumerate(final) for c, char in enumerate(row) if char == ch]
@@ -61,8 +62,14 @@ def watched(diagram: str) -> Referee:
     }
     table = [["."] * SIZE for _ in range(SIZE)]
     t = 0.0
+    for r, c in stones[Color.BLACK][:handicap]:
+        t += 1
+        table[r][c] = "X"
+        assert referee.observe(Observation(t, tuple("".join(row) for row in table))) == []
+    del stones[Color.BLACK][:handicap]
+    order = (Color.WHITE, Color.BLACK) if handicap else (Color.BLACK, Color.WHITE)
     while stones[Color.BLACK] or stones[Color.WHITE]:
-        for color in (Color.BLACK, Color.WHITE):
+        for color in order:
             if not (stones[Color.BLACK] or stones[Color.WHITE]):
                 break
             t += 1
@@ -671,6 +678,7 @@ def test_double_move() -> None:
     check_alert(alert, "double_move", "B", ["C3"], 101)
     assert referee.warnings == {Color.BLACK: 1, Color.WHITE: 0}
     assert referee.game.to_move is Color.WHITE
+    # White replies before the void stone is taken back: a move, nothing new.
     events = referee.observe(
         seen(
             102,
@@ -679,14 +687,30 @@ def test_double_move() -> None:
             . . . . . . .
             . . X . X . .
             . . O . . . .
+            . . X . . . .
+            . . . . . O .
+            . . . . . . .
+            """,
+        )
+    )
+    assert moves(events) == ["W F2"]
+    assert alerts(events) == []
+    events = referee.observe(
+        seen(
+            103,
+            """
             . . . . . . .
             . . . . . . .
+            . . X . X . .
+            . . O . . . .
+            . . . . . . .
+            . . . . . O .
             . . . . . . .
             """,
         )
     )
     assert closed(events) == [("resolved", alert["id"])]
-    assert [m.gtp(SIZE) for m in referee.game.moves] == ["B C5", "W C4", "B E5"]
+    assert [m.gtp(SIZE) for m in referee.game.moves] == ["B C5", "W C4", "B E5", "W F2"]
 
 
 def test_retracted_move() -> None:
@@ -1264,6 +1288,26 @@ def test_declared_pass_then_two_stones_of_one_colour() -> None:
     assert not referee.game.is_over
 
 
+def test_a_quick_exchange_seen_in_one_observation() -> None:
+    referee = watched(OPENING)
+    events = referee.observe(
+        seen(
+            100,
+            """
+            . . . . . . .
+            . . . . . . .
+            . . X . X . .
+            . . O . . . .
+            . . . . . . .
+            . . . . . O .
+            . . . . . . .
+            """,
+        )
+    )
+    assert moves(events) == ["B E5", "W F2"]
+    assert alerts(events) == []
+
+
 def test_identical_observations_change_nothing() -> None:
     referee = watched(OPENING)
     table = """
@@ -1477,6 +1521,64 @@ def test_confirm_keeps_the_alert_open_until_the_board_is_put_right() -> None:
     assert closed(events) == [("resolved", alert["id"])]
 
 
+def test_dismissed_missed_capture_still_lets_play_go_on() -> None:
+    referee = watched(
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O . . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . O
+        """
+    )
+    steps = [
+        # Black D4 captures C4, left on; White E2 appears: missed capture.
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O X . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . O
+        """,
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O X . . .
+        . . X . . . .
+        . . . . O . .
+        . . . . . . O
+        """,
+    ]
+    events = [e for k, diagram in enumerate(steps) for e in referee.observe(seen(100 + k, diagram))]
+    (alert,) = alerts(events)
+    assert alert["kind"] == "missed_capture"
+    assert closed(referee.dismiss(alert["id"], 102)) == [("dismissed", alert["id"])]
+    assert referee.warnings == {Color.BLACK: 0, Color.WHITE: 0}
+    # The arbiter waived the warning; C4 is captured all the same, and Black plays on.
+    events = referee.observe(
+        seen(
+            103,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . X . . . .
+            . . . . O . .
+            . . . . . X O
+            """,
+        )
+    )
+    assert moves(events) == ["B F1"]
+    assert alerts(events) == []
+    assert referee.game.board[(3, 2)] is None
+
+
 def test_unknown_alert_id_is_an_error() -> None:
     referee = watched(OPENING)
     with pytest.raises(ValueError, match="'a99'"):
@@ -1564,6 +1666,21 @@ def test_agreed_end_then_the_counted_position() -> None:
     assert isinstance(end, EndEvent)
     assert end.to_json()["result"] == "W+0.5"
     assert end.dead == ("B4",)
+
+
+def test_handicap_stones_are_no_moves_and_count_half_a_stone_each() -> None:
+    # Two handicap stones on D7 and D6, then White first; the walls go up.
+    referee = watched(WALLS, handicap=2)
+    assert referee.game.moves[0].gtp(SIZE) == "W E7"
+    assert referee.game.komi == 0
+    events = referee.declare(Declaration(100, "pass", Color.BLACK))
+    events += referee.declare(Declaration(101, "pass", Color.WHITE))
+    (end,) = referee.finish(102)
+    assert isinstance(end, EndEvent)
+    # Black 28 less 1 for the handicap, White 21 plus 1; no komi: Black by 5 points.
+    assert end.to_json()["result"] == "B+5"
+    assert end.to_json()["score"]["handicap"] == 2
+    assert alerts(events) == []
 
 
 @pytest.mark.parametrize(("loser", "result"), [(Color.BLACK, "W+R"), (Color.WHITE, "B+R")])
