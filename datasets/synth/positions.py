@@ -1,41 +1,30 @@
 """Positions to photograph: from real game records, random play, and edge cases.
 
-Game records are replayed with sgfmill's board (captures included) for now. Every
-board is returned in text form, top row first (sgfmill counts rows from the bottom,
-so they are flipped here, at the edge).
+Game records are read and replayed with Kifu's own engine (captures included); every
+board comes out in Kifu's text form, top row first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from sgfmill import boards, sgf, sgf_moves
 
 from datasets.synth.errors import SynthError
 from datasets.synth.model import Board
-
-Move = tuple[str, tuple[int, int] | None]
-"""A move as ('b' or 'w', (row, col) from the top-left, or None for a pass)."""
+from engine import Board as EngineBoard
+from engine import Color, IllegalMoveError, KifuError
+from engine.sgf import GameRecord, read_sgf
 
 EDGE_CASES = ("empty", "nearly_full", "first_line")
 
 
-def read_game(path: Path) -> tuple[int, list[Move]]:
-    """Board size and main-line moves of an SGF file, points as (row, col) from the top."""
+def read_game(path: Path) -> GameRecord:
+    """The game record in ``path``, or an error naming the file."""
     try:
-        game = sgf.Sgf_game.from_bytes(path.read_bytes())
-        size = game.get_size()
-        _, raw = sgf_moves.get_setup_and_moves(game)
-    except (ValueError, KeyError) as error:
+        return read_sgf(path.read_bytes(), name=str(path))
+    except KifuError as error:
         raise SynthError(f"cannot read game record {str(path)!r}: {error}") from error
-    moves: list[Move] = []
-    for colour, point in raw:
-        if colour is None:
-            continue
-        moves.append((colour, None if point is None else (size - 1 - point[0], point[1])))
-    return size, moves
 
 
 def game_files(folder: Path) -> list[Path]:
@@ -48,64 +37,60 @@ def game_files(folder: Path) -> list[Path]:
     return files
 
 
-def replay(size: int, moves: Sequence[Move]) -> Board:
-    """The position after ``moves``; a move onto an occupied point ends the replay."""
-    board = boards.Board(size)
-    for colour, point in moves:
-        if point is None:
+def replay(record: GameRecord, moves: int) -> Board:
+    """The position after the record's setup and its first ``moves`` moves.
+
+    Tolerant, as a table is: turn order is not checked, and a move the board refuses
+    (onto an occupied point, as in some real records, or a suicide) ends the replay.
+    """
+    board = EngineBoard(record.size)
+    for point, color in record.setup:
+        board.place(color, point)
+    for move in record.moves[:moves]:
+        if move.point is None:
             continue
-        row, col = point
-        if board.get(size - 1 - row, col) is not None:
+        try:
+            board.play(move.color, move.point)
+        except IllegalMoveError:
             break
-        board.play(size - 1 - row, col, colour)
-    return to_text(board, size)
-
-
-def to_text(board: boards.Board, size: int) -> Board:
-    """sgfmill's board in Kifu's text form, top row first."""
-    symbol = {None: ".", "b": "X", "w": "O"}
-    return tuple(
-        "".join(symbol[board.get(size - 1 - r, c)] for c in range(size)) for r in range(size)
-    )
+    return tuple(board.rows())
 
 
 def from_game(path: Path, *, rng: np.random.Generator) -> tuple[Board, int]:
     """A position part-way through the game in ``path``: (board, moves played)."""
-    size, moves = read_game(path)
-    played = int(rng.integers(0, len(moves) + 1))
-    return replay(size, moves[:played]), played
+    record = read_game(path)
+    played = int(rng.integers(0, len(record.moves) + 1))
+    return replay(record, played), played
 
 
 def random_play(size: int, moves: int, *, rng: np.random.Generator) -> Board:
     """A plausible position from random play that favours the 3rd and 4th lines and contact.
 
-    Used when no game records are at hand. Illegal suicides are skipped.
+    Used when no game records are at hand. Suicides are skipped.
     """
-    board = boards.Board(size)
+    board = EngineBoard(size)
     line = np.minimum(np.arange(size), size - 1 - np.arange(size))
     weight_1d = np.where(line == 0, 0.3, np.where(line <= 1, 0.7, np.where(line <= 3, 1.6, 1.0)))
     base = np.outer(weight_1d, weight_1d)
-    colour = "b"
+    color = Color.BLACK
     for _ in range(moves):
-        grid = np.array([[board.get(r, c) is not None for c in range(size)] for r in range(size)])
+        occupied = np.array([[ch != "." for ch in row] for row in board.rows()])
         near = np.zeros_like(base)
-        if grid.any():
-            padded = np.pad(grid, 2)
+        if occupied.any():
+            padded = np.pad(occupied, 2)
             for dr in range(-2, 3):
                 for dc in range(-2, 3):
                     near += padded[2 + dr : 2 + dr + size, 2 + dc : 2 + dc + size]
-        weight = base * (1.0 + 0.6 * np.minimum(near, 3)) * ~grid
+        weight = base * (1.0 + 0.6 * np.minimum(near, 3)) * ~occupied
         if weight.sum() <= 0:
             break
         flat = rng.choice(size * size, p=(weight / weight.sum()).ravel())
-        r, c = divmod(int(flat), size)
-        trial = board.copy()
-        trial.play(r, c, colour)
-        if trial.get(r, c) is None:
+        try:
+            board.play(color, divmod(int(flat), size))
+        except IllegalMoveError:
             continue
-        board = trial
-        colour = "w" if colour == "b" else "b"
-    return to_text(board, size)
+        color = color.opponent
+    return tuple(board.rows())
 
 
 def edge_case(kind: str, size: int, *, rng: np.random.Generator) -> Board:
@@ -125,22 +110,24 @@ def edge_case(kind: str, size: int, *, rng: np.random.Generator) -> Board:
 
 
 def _nearly_full(size: int, *, rng: np.random.Generator) -> Board:
-    """A board with few empty points: two walls of colour, each group keeping an eye."""
-    cells = np.where(rng.uniform(size=(size, size)) < 0.5, "X", "O")
-    # Smooth into territories so that groups are big, as at a game's end.
+    """A board with few empty points: big walls of each colour, as at a game's end."""
+    black = rng.uniform(size=(size, size)) < 0.5
+    # Smooth into territories so that groups are big.
     for _ in range(3):
-        padded = np.pad(cells == "X", 1, mode="edge").astype(np.int32)
+        padded = np.pad(black, 1, mode="edge").astype(np.int32)
         votes = sum(
             padded[1 + dr : 1 + dr + size, 1 + dc : 1 + dc + size]
             for dr in (-1, 0, 1)
             for dc in (-1, 0, 1)
         )
-        cells = np.where(votes >= 5, "X", "O")
+        black = np.asarray(votes >= 5, dtype=bool)
     empty = rng.uniform(size=(size, size)) < 0.06
-    # Playing the points in random order with captures leaves every chain a liberty.
-    board = boards.Board(size)
+    # Playing the points in random order, captures and self-captures included, leaves
+    # every chain a liberty, as in a real position.
+    board = EngineBoard(size)
     for flat in rng.permutation(size * size):
         r, c = divmod(int(flat), size)
-        if not empty[r, c] and board.get(size - 1 - r, c) is None:
-            board.play(size - 1 - r, c, "b" if cells[r, c] == "X" else "w")
-    return to_text(board, size)
+        if not empty[r, c] and board[(r, c)] is None:
+            color = Color.BLACK if black[r, c] else Color.WHITE
+            board.play(color, (r, c), allow_suicide=True)
+    return tuple(board.rows())
