@@ -1391,6 +1391,66 @@ def test_low_confidence_points_are_unknown_not_evidence() -> None:
     assert referee.game.board[(3, 2)] is Color.WHITE
 
 
+def test_an_unsure_captured_stone_is_no_evidence_of_a_missed_capture() -> None:
+    referee = watched(
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O . . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . O
+        """
+    )
+    steps = [
+        # Black D4 captures C4, still on the table.
+        seen(
+            100,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . X . . . .
+            . . . . . . .
+            . . . . . . O
+            """,
+        ),
+        # White E2 appears; vision cannot tell whether C4 is still there.
+        seen(
+            101,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X . X . . .
+            . . X . . . .
+            . . . . O . .
+            . . . . . . O
+            """,
+            unsure={"C4": 0.2},
+        ),
+        # Sure again: C4 is off.
+        seen(
+            102,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X . X . . .
+            . . X . . . .
+            . . . . O . .
+            . . . . . . O
+            """,
+        ),
+    ]
+    events = [e for observation in steps for e in referee.observe(observation)]
+    assert moves(events) == ["B D4", "W E2"]
+    assert alerts(events) == []
+    assert referee.warnings == {Color.BLACK: 0, Color.WHITE: 0}
+
+
 # -- the arbiter ---------------------------------------------------------------------
 
 STONE_TAKEN = """
