@@ -1719,6 +1719,28 @@ def test_two_passes_then_the_counted_position() -> None:
     assert referee.observe(seen(107, INVADED)) == []
 
 
+def test_a_game_lost_by_warnings_ends_as_a_forfeit() -> None:
+    referee = invaded()
+    c1 = INVADED.replace("X . . X O . .", "X . X X O . .")
+    steps = [
+        c1,  # Black C1
+        c1.replace("X . X X O . .", "X X X X O . ."),  # and B1 too: a double move
+        c1,  # put right
+        c1.replace(". O . X O . .", ". . . X O . ."),  # B4 taken off: an illegal capture
+        c1,  # put back
+    ]
+    kinds = [
+        a["kind"] for k, d in enumerate(steps) for a in alerts(referee.observe(seen(102 + k, d)))
+    ]
+    assert kinds == ["double_move", "illegal_capture", "loss_by_warnings"]
+    referee.declare(Declaration(110, "pass", Color.WHITE))
+    referee.declare(Declaration(111, "pass", Color.BLACK))
+    (end,) = referee.finish(112)
+    assert isinstance(end, EndEvent)
+    assert end.result == "W+F"
+    assert end.score is not None and end.score.penalties == (2, 0)
+
+
 def test_agreed_end_then_the_counted_position() -> None:
     referee = invaded()
     assert referee.declare(Declaration(102, "end")) == []
