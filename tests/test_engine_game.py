@@ -350,3 +350,37 @@ def test_copy_is_independent() -> None:
     assert game.board != copy.board
     assert reason(game, B, (1, 2)) is None
     assert reason(copy, W, (1, 1)) == "ko"
+
+
+def test_a_lost_turn_is_a_pass_that_never_ends_the_game() -> None:
+    game = Game(9)
+    play_all(game, (B, None))
+    lost = game.lose_turn(W)
+    assert lost.lost_turn
+    assert lost.move == Move.pass_(W)
+    assert not game.is_over
+    assert game.to_move is B
+    play_all(game, (B, None))
+    assert not game.is_over
+    play_all(game, (W, None))
+    assert game.is_over
+    with pytest.raises(IllegalMoveError, match="game is over"):
+        game.lose_turn(B)
+
+
+def test_an_edit_changes_stones_lifts_the_ko_and_cannot_be_undone() -> None:
+    game = game_from(KO)
+    play_all(game, (B, (1, 2)))
+    assert game.ko_point == Point(1, 1)
+    game.edit({Point(4, 4): W, Point(4, 0): B})
+    game.edit({Point(4, 0): None})
+    assert game.board[Point(4, 4)] is W
+    assert game.board[Point(4, 0)] is None
+    assert game.ko_point is None
+    assert game.to_move is W
+    assert game.edits == [(1, {Point(4, 4): W, Point(4, 0): B}), (1, {Point(4, 0): None})]
+    assert game.play(Move.play(W, (1, 1))).captures == {Point(1, 2)}
+    game.undo()
+    with pytest.raises(IllegalMoveError, match="no move to take back"):
+        game.undo()
+    game.board.check_consistency()
