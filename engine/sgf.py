@@ -162,9 +162,9 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
     moves: list[Move] = []
     notes: list[NodeInfo] = []
     edits: list[tuple[int, tuple[tuple[Point, Color | None], ...]]] = []
-    for node in game.get_main_sequence()[1:]:
+    for node in game.get_main_sequence():  # the root too: a first move may sit there
         number = len(moves) + 1
-        if node.has_setup_stones():
+        if node is not root and node.has_setup_stones():
             try:
                 add_black, add_white, clear = node.get_setup_stones()
             except ValueError as error:
