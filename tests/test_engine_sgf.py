@@ -194,3 +194,13 @@ def test_a_game_written_from_play_reads_back_to_the_same_board() -> None:
     assert number is None
     assert again.board == game.board
     assert again.captures == game.captures
+
+
+def test_a_move_in_the_root_node_is_kept() -> None:
+    """Some programs put the first move beside the game info; it is still a move."""
+    record = read_sgf(b"(;SZ[9]AB[cc]C[start]B[ee];W[dd])")
+    assert record.moves == (Move.play(B, (4, 4)), Move.play(W, (3, 3)))
+    assert record.setup == ((Point(2, 2), B),)
+    assert record.root_comment == "start"
+    again = read_sgf(write_sgf(record))
+    assert (again.moves, again.setup) == (record.moves, record.setup)
