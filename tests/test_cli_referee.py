@@ -182,6 +182,24 @@ def test_malformed_line_stops_with_its_line_number(
     assert [(c, p) for c, p, _ in moves] == [("b", (6, 1)), ("w", (6, 4)), ("b", (6, 3))]
 
 
+def test_pass_out_of_turn_stops_with_its_line_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = [json.dumps(line) for line in good_log()]
+    # After Black B7, White E7, Black D7 it is White's turn, not Black's.
+    wrong = json.dumps({"t": 3.5, "event": "pass", "color": "B"})
+    log = write_log(tmp_path, [*good[:3], wrong, *good[3:]])
+    out = tmp_path / "game.sgf"
+    assert main(["referee", str(log), "--sgf", str(out)]) == 2
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 3
+    assert captured.err.count("\n") == 1
+    assert captured.err.startswith(f"kifu referee: {log}: line 4: ")
+    assert "White's turn" in captured.err
+    _, moves = read_back(out)
+    assert len(moves) == 3
+
+
 def test_as_a_real_process(tmp_path: Path) -> None:
     """As a user runs it: JSON lines on stdout, the SGF written, status 0."""
     log = write_log(tmp_path, [json.dumps(line) for line in good_log()])
