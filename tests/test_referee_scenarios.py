@@ -419,6 +419,8 @@ def test_ko_violation_retaken_at_once() -> None:
     assert referee.warnings == {Color.BLACK: 0, Color.WHITE: 1}
     assert referee.game.history[-1].lost_turn
     assert referee.game.to_move is Color.BLACK
+    note = referee.record().notes[len(referee.game.history) - 1].comment
+    assert note is not None and "Art. 18.3" in note and "turn lost" in note
     # The board is put back: Black's stone on D5 again, White's off C5.
     events = referee.observe(
         seen(
