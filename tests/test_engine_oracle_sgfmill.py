@@ -33,7 +33,7 @@ def replay_both(data: bytes, name: str) -> tuple[int, str | None]:
     record = read_sgf(data, name=name)
     theirs = sgf.Sgf_game.from_bytes(data)
     size = theirs.get_size()
-    plays = [node.get_move() for node in theirs.get_main_sequence()[1:]]
+    plays = [node.get_move() for node in theirs.get_main_sequence()]
     plays = [(colour, rc) for colour, rc in plays if colour is not None]
     assert len(plays) == len(record.moves), name
     board = boards.Board(size)
