@@ -160,6 +160,11 @@ BAD_LINES = {
     "short row": (json.dumps({"t": 4.0, "board": ["......", *["......."] * 6]}), "row 0"),
     "row count": (json.dumps({"t": 4.0, "board": ["......."] * 6}), "6 rows"),
     "unknown event": (json.dumps({"t": 4.0, "event": "undo", "color": "B"}), "'undo'"),
+    "negative time": (json.dumps({"t": -1, "board": ["......."] * 7}), "-1"),
+    "confidence shape": (
+        json.dumps({"t": 4.0, "board": ["......."] * 7, "confidence": [[1.0] * 7] * 6}),
+        "'confidence'",
+    ),
 }
 
 

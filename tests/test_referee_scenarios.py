@@ -252,6 +252,38 @@ def test_illegal_capture_with_a_move() -> None:
     assert referee.game.board[(3, 2)] is Color.WHITE
 
 
+def test_illegal_capture_beside_a_legal_one() -> None:
+    referee = watched(
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O . . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . O O
+        """
+    )
+    # Black D4 captures C4 rightly, and F1 comes off with it wrongly.
+    events = referee.observe(
+        seen(
+            100,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X . X . . .
+            . . X . . . .
+            . . . . . . .
+            . . . . . . O
+            """,
+        )
+    )
+    assert [e.to_json()["captures"] for e in events if isinstance(e, MoveEvent)] == [["C4"]]
+    (alert,) = alerts(events)
+    check_alert(alert, "illegal_capture", "B", ["F1"], 100)
+
+
 def test_missed_capture_all_left_on() -> None:
     referee = watched(
         """
