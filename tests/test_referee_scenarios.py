@@ -28,6 +28,20 @@ from engine.referee import (
 SIZE = 7
 KOMI = 7.5
 
+#: The public alert kinds (issue 3): the article each cites and whether it costs a warning.
+KINDS = {
+    "illegal_capture": ("18.1", True),
+    "missed_capture": ("18.2", True),
+    "ko_violation": ("18.3", True),
+    "repetition": ("20.2", False),
+    "suicide": ("19", False),
+    "double_move": ("17.2", True),
+    "retracted_move": ("17.3", True),
+    "displaced_stone": ("17.5", False),
+    "board_disturbed": ("17.6", False),
+    "loss_by_warnings": ("24.2", False),
+}
+
 
 def rows(diagram: str) -> tuple[str, ...]:
     """Board rows from a diagram written with a space between points."""
@@ -107,13 +121,17 @@ def check_alert(
     """The alert's JSON says what happened, to whom, where, when and under which article."""
     assert alert["type"] == "alert"
     assert alert["kind"] == kind
-    assert alert["article"] == ALERT_KINDS[kind][0]
-    assert alert["warning"] is ALERT_KINDS[kind][1]
+    assert alert["article"] == KINDS[kind][0]
+    assert alert["warning"] is KINDS[kind][1]
     assert alert["color"] == color
     assert alert["points"] == points
     assert alert["t"] == t
     assert isinstance(alert["message"], str) and alert["message"].strip()
     assert isinstance(alert["id"], str) and alert["id"]
+
+
+def test_alert_kinds_are_the_public_ones() -> None:
+    assert ALERT_KINDS == KINDS
 
 
 def test_watched_opening_is_plain_moves() -> None:
