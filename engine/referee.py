@@ -324,12 +324,16 @@ class Referee:
         komi: float | None = None,
         handicap: int = 0,
         min_confidence: float = 0.5,
+        to_move: Color | None = None,
     ) -> None:
-        self.game = Game(size, rules=rules, komi=komi, handicap=handicap)
+        self.game = Game(size, rules=rules, komi=komi, handicap=handicap, to_move=to_move)
         self.handicap = handicap
         self.min_confidence = min_confidence
         self.warnings = {Color.BLACK: 0, Color.WHITE: 0}
         self.pending: dict[Point, Color] = {}
+        #: Captured stones still on the table that raise nothing more: their missed
+        #: capture was dismissed, or nobody could see them when it would have counted.
+        self.leftovers: dict[Point, Color] = {}
         self.alerts: dict[str, _Open] = {}
         self.ended: EndEvent | None = None
         self._counting = False
@@ -400,8 +404,9 @@ class Referee:
         if self._counting:
             return self._count(seen, t)
         events: list[Event] = []
-        for point in [p for p in self.pending if seen.get(p, self.pending[p]) is None]:
-            del self.pending[point]
+        for captured in (self.pending, self.leftovers):
+            for point in [p for p in captured if seen.get(p, captured[p]) is None]:
+                del captured[point]
         reading = self._read(seen)
         if reading:
             events += self._explain(reading, seen, t)
@@ -429,7 +434,10 @@ class Referee:
                 events.append(AlertClosed("dismissed", loss.event.id, loss.event.kind, t))
         board, seen = self.game.board, self._seen
         changes = {p: seen[p] for p in entry.scope if p in seen and seen[p] != board[p]}
-        if event.kind != "missed_capture" and changes:
+        if event.kind == "missed_capture":
+            self.leftovers.update({p: c for p, c in changes.items() if c is not None})
+            self._note(f"Arbiter dismissed {event.kind} ({alert_id}): warning withdrawn")
+        elif changes:
             self.game.edit(changes)
             self.pending = {p: c for p, c in self.pending.items() if p not in changes}
             self._note(f"Arbiter dismissed {event.kind} ({alert_id}): board accepted as seen")
@@ -455,13 +463,13 @@ class Referee:
     def _read(self, seen: SeenBoard) -> _Reading:
         board = self.game.board
         reading = _Reading()
-        pending = set(self.pending.items())
+        tolerated = set(self.pending.items()) | set(self.leftovers.items())
         in_scope: set[Point] = set()
         for entry in self.alerts.values():
             in_scope |= entry.scope
         for point, stone in seen.differences(board.rows()):
             expected = board[point]
-            if point in in_scope or (point, stone) in pending:
+            if point in in_scope or (point, stone) in tolerated:
                 continue
             if expected is not None:
                 reading.removed[point] = expected
@@ -588,9 +596,10 @@ class Referee:
     ) -> list[Event]:
         """``color`` put a stone on ``point`` and took ``taken`` off."""
         events: list[Event] = []
-        if self.pending:
-            owed = dict(self.pending)
-            self.pending.clear()
+        owed = {p: c for p, c in self.pending.items() if p in seen}
+        self.leftovers.update({p: c for p, c in self.pending.items() if p not in seen})
+        self.pending.clear()
+        if owed:
             capturer = color.opponent
             events += self._alert(
                 "missed_capture",
@@ -751,18 +760,24 @@ class Referee:
         if self.ended is not None:
             info["RE"] = self.ended.result
         root = self._comments.get(0)
+        # Stones set up before the first move (handicap) belong in the root node.
+        setup: dict[Point, Color] = {}
+        edits = []
+        for after, changes in game.edits:
+            if after == 0 and all(color is not None for color in changes.values()):
+                setup.update({p: c for p, c in changes.items() if c is not None})
+            else:
+                edits.append((after, tuple(sorted(changes.items(), key=lambda pc: pc[0]))))
         return GameRecord(
             size=self.size,
             moves=tuple(game.moves),
+            setup=tuple(sorted(setup.items())),
             komi=game.komi,
             handicap=self.handicap,
             headers=info,
             root_comment="\n".join(root) if root else None,
             notes=tuple(notes),
-            edits=tuple(
-                (after, tuple(sorted(changes.items(), key=lambda pc: pc[0])))
-                for after, changes in game.edits
-            ),
+            edits=tuple(edits),
         )
 
 

@@ -38,9 +38,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def read_log(path: Path) -> tuple[list[Observation | Declaration], str | None]:
-    """The log's items up to the first bad line, and that line's error (or None)."""
-    items: list[Observation | Declaration] = []
+def read_log(path: Path) -> tuple[list[tuple[int, Observation | Declaration]], str | None]:
+    """The log's items with their line numbers, up to the first bad line, and that
+    line's error (or None)."""
+    items: list[tuple[int, Observation | Declaration]] = []
     size: int | None = None
     with path.open(encoding="utf-8", errors="replace") as lines:
         for number, line in enumerate(lines, start=1):
@@ -52,13 +53,13 @@ def read_log(path: Path) -> tuple[list[Observation | Declaration], str | None]:
                 return items, f"{path}: line {number}: {error}"
             if isinstance(item, Observation):
                 size = item.size
-            items.append(item)
+            items.append((number, item))
     return items, None
 
 
 def run(args: Any) -> int:
     items, problem = read_log(args.log)
-    size = next((item.size for item in items if isinstance(item, Observation)), 19)
+    size = next((item.size for _, item in items if isinstance(item, Observation)), 19)
     referee = Referee(
         size,
         rules=args.rules,
@@ -66,17 +67,17 @@ def run(args: Any) -> int:
         handicap=args.handicap,
         min_confidence=args.min_confidence,
     )
-    for item in items:
+    for number, item in items:
         try:
             events = referee.feed(item)
         except KifuError as error:
-            problem = f"{args.log}: at t={item.t:g}: {error}"
+            problem = f"{args.log}: line {number}: {error}"
             break
         for event in events:
             print(json.dumps(event.to_json()), flush=True)
     else:
         if problem is None and items:
-            for event in referee.finish(items[-1].t):
+            for event in referee.finish(items[-1][1].t):
                 print(json.dumps(event.to_json()), flush=True)
     if args.sgf is not None:
         args.sgf.write_bytes(write_sgf(referee.record()))
