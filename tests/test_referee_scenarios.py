@@ -419,6 +419,72 @@ def test_missed_capture_partly_taken_off() -> None:
     check_alert(alert, "missed_capture", "B", ["C4"], 101)
 
 
+def test_captured_stones_are_owed_to_the_capturer_across_a_pass() -> None:
+    referee = watched(
+        """
+        . . . . . . O
+        . . . . . . .
+        . . X . . . .
+        . X O . . . .
+        . . X . . . .
+        . . . . . . .
+        . . . . . . O
+        """
+    )
+    # Black D4 captures C4, left on; White passes; Black plays B1 with C4 still on.
+    events = referee.observe(
+        seen(
+            100,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . X . . . .
+            . . . . . . .
+            . . . . . . O
+            """,
+        )
+    )
+    events += referee.declare(Declaration(101, "pass", Color.WHITE))
+    events += referee.observe(
+        seen(
+            102,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . X . . . .
+            . . . . . . .
+            . X . . . . O
+            """,
+        )
+    )
+    assert moves(events) == ["B D4", "W pass", "B B1"]
+    # Not yet an alert: White's next stone has not appeared. When it does, the
+    # capture Black left undone is Black's, not White's.
+    assert alerts(events) == []
+    events = referee.observe(
+        seen(
+            103,
+            """
+            . . . . . . O
+            . . . . . . .
+            . . X . . . .
+            . X O X . . .
+            . . X . . . .
+            . . . . . O .
+            . X . . . . O
+            """,
+        )
+    )
+    assert moves(events) == ["W F2"]
+    (alert,) = alerts(events)
+    check_alert(alert, "missed_capture", "B", ["C4"], 103)
+    assert referee.warnings == {Color.BLACK: 1, Color.WHITE: 0}
+
+
 KO = """
     . . . . . . .
     . . X O . . .
