@@ -1873,6 +1873,9 @@ def test_handicap_stones_are_no_moves_and_count_half_a_stone_each() -> None:
     referee = watched(WALLS, handicap=2)
     assert referee.game.moves[0].gtp(SIZE) == "W E7"
     assert referee.game.komi == 0
+    record = referee.record()
+    assert [(p.gtp(SIZE), c) for p, c in record.setup] == [("D7", Color.BLACK), ("D6", Color.BLACK)]
+    assert (record.handicap, record.edits) == (2, ())
     events = referee.declare(Declaration(100, "pass", Color.BLACK))
     events += referee.declare(Declaration(101, "pass", Color.WHITE))
     (end,) = referee.finish(102)
