@@ -23,7 +23,7 @@ def test_bench_engine_prints_the_three_rates(
     out, err = capsys.readouterr()
     lines = out.splitlines()
     # 8 moves of the short game (7 stones and a pass), 2 before the illegal one
-    assert lines[0] == "2 records, 10 moves (9 stones), median of 2 repeats"
+    assert lines[0] == "2 records, 10 moves (9 stones), median CPU seconds of 2 repeats"
     assert [line.split("  ")[0] for line in lines[1:4]] == [
         "Kifu Game.play (all rules, positional superko)",
         "Kifu Board.play (captures, suicide check)",

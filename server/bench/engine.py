@@ -9,7 +9,10 @@ the same moves are replayed three ways:
 * sgfmill ``boards.Board.play``: captures only, no rule checked.
 
 A record is replayed up to its first illegal move (0895.sgf has one), so all three
-play the same stones (``Game.play`` also plays the records' few passes). Figures are medians over the repeats; progress goes to stderr.
+play the same stones (``Game.play`` also plays the records' few passes). The three
+take turns record by record and each is timed in CPU seconds of this process, so
+other work on a shared machine slows none of them more than the others. Figures
+are medians over the repeats; progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -83,38 +86,26 @@ def load(folder: Path) -> list[Replay]:
     return replays
 
 
-def kifu_game(replays: list[Replay]) -> int:
-    rules = Rules.chinese()
-    moves = 0
-    for replay in replays:
-        game, _, _ = replay.record.replay(rules)
-        moves += len(game.history)
-    return moves
+def kifu_game(replay: Replay) -> int:
+    game, _, _ = replay.record.replay(Rules.chinese())
+    return len(game.history)
 
 
-def kifu_board(replays: list[Replay]) -> int:
-    moves = 0
-    for replay in replays:
-        board = Board(replay.record.size)
-        play = board.play_index
-        for code, index in replay.board_moves:
-            play(index, code)
-        moves += len(replay.board_moves)
-    return moves
+def kifu_board(replay: Replay) -> int:
+    play = Board(replay.record.size).play_index
+    for code, index in replay.board_moves:
+        play(index, code)
+    return len(replay.board_moves)
 
 
-def sgfmill_board(replays: list[Replay]) -> int:
-    moves = 0
-    for replay in replays:
-        board = boards.Board(replay.record.size)
-        play = board.play
-        for row, col, colour in replay.sgfmill_moves:
-            play(row, col, colour)
-        moves += len(replay.sgfmill_moves)
-    return moves
+def sgfmill_board(replay: Replay) -> int:
+    play = boards.Board(replay.record.size).play
+    for row, col, colour in replay.sgfmill_moves:
+        play(row, col, colour)
+    return len(replay.sgfmill_moves)
 
 
-RUNNERS: dict[str, Callable[[list[Replay]], int]] = {
+RUNNERS: dict[str, Callable[[Replay], int]] = {
     "Kifu Game.play (all rules, positional superko)": kifu_game,
     "Kifu Board.play (captures, suicide check)": kifu_board,
     "sgfmill Board.play (captures only)": sgfmill_board,
@@ -132,17 +123,23 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     seconds: dict[str, list[float]] = {name: [] for name in RUNNERS}
-    counts: dict[str, int] = {}
+    counts = dict.fromkeys(RUNNERS, 0)
+    clock = time.process_time
     for repeat in range(1, args.repeat + 1):
         print(f"[{repeat}/{args.repeat}]", file=sys.stderr, flush=True)
-        for name, runner in RUNNERS.items():
-            start = time.perf_counter()
-            counts[name] = runner(replays)
-            seconds[name].append(time.perf_counter() - start)
+        spent = dict.fromkeys(RUNNERS, 0.0)
+        counts = dict.fromkeys(RUNNERS, 0)
+        for replay in replays:
+            for name, runner in RUNNERS.items():
+                start = clock()
+                counts[name] += runner(replay)
+                spent[name] += clock() - start
+        for name in RUNNERS:
+            seconds[name].append(spent[name])
     stones = sum(len(r.board_moves) for r in replays)
     print(
         f"{len(replays)} records, {sum(r.moves for r in replays)} moves "
-        f"({stones} stones), median of {args.repeat} repeats"
+        f"({stones} stones), median CPU seconds of {args.repeat} repeats"
     )
     rates = {name: counts[name] / statistics.median(seconds[name]) for name in RUNNERS}
     for name in RUNNERS:
