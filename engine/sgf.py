@@ -150,11 +150,17 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
         black, white, _ = root.get_setup_stones()
     except ValueError as error:
         raise SgfError(f"{name}: bad setup stones ({error})") from None
+    if black & white:
+        where = ", ".join(sorted(point(p).sgf() for p in black & white))
+        raise SgfError(f"{name}: setup stones of both colours on {where}")
     komi = _header_number(root, "KM", float, warnings)
-    if komi is not None and abs(komi) > size * size:
+    if komi is not None and not abs(komi) <= size * size:  # also catches nan
         warnings.append(f"KM[{komi:g}] is more than the board holds; ignored")
         komi = None
     handicap = int(_header_number(root, "HA", int, warnings) or 0)
+    if not 0 <= handicap <= size * size:
+        warnings.append(f"HA[{handicap}] is not a number of stones on this board; ignored")
+        handicap = 0
     setup = tuple(sorted((point(p), Color.BLACK) for p in black)) + tuple(
         sorted((point(p), Color.WHITE) for p in white)
     )
