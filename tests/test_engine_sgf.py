@@ -204,3 +204,29 @@ def test_a_move_in_the_root_node_is_kept() -> None:
     assert record.root_comment == "start"
     again = read_sgf(write_sgf(record))
     assert (again.moves, again.setup) == (record.moves, record.setup)
+
+
+@pytest.mark.parametrize(
+    ("header", "warning"),
+    [
+        (b"KM[nan]", "KM[nan] is more than the board holds; ignored"),
+        (b"KM[1e400]", "KM[inf] is more than the board holds; ignored"),
+        (b"KM[750]", "KM[750] is more than the board holds; ignored"),
+        (b"HA[-3]", "HA[-3] is not a number of stones on this board; ignored"),
+        (b"HA[99999999999]", "HA[99999999999] is not a number of stones on this board; ignored"),
+    ],
+)
+def test_impossible_komi_and_handicap_are_ignored_with_a_warning(
+    header: bytes, warning: str
+) -> None:
+    """A NaN komi would make the count a draw and the JSON of `kifu check` invalid."""
+    record = read_sgf(b"(;SZ[9]" + header + b";B[ee])")
+    assert record.warnings == (warning,)
+    assert (record.komi, record.handicap) == (None, 0)
+    score = record.replay()[0].score()
+    assert (score.komi, score.handicap, score.result) == (7.5, 0, "B+73.5")
+
+
+def test_setup_stones_of_both_colours_on_one_point_name_the_file() -> None:
+    with pytest.raises(SgfError, match=r"^both\.sgf: setup stones of both colours on aa, cc$"):
+        read_sgf(b"(;SZ[9]AB[aa][cc][dd]AW[cc][aa];B[ee])", name="both.sgf")
