@@ -52,7 +52,13 @@ def games(shared_datasets: Path) -> list[Game]:
 
 
 def referee_for(record: GameRecord) -> Referee:
-    return Referee(record.size, komi=record.komi, handicap=record.handicap)
+    """A referee set up as the record says: size, komi, handicap and who plays first."""
+    return Referee(
+        record.size,
+        komi=record.komi,
+        handicap=record.handicap,
+        to_move=record.new_game().to_move,
+    )
 
 
 def stream_of(index: int, game: Game, violations: tuple[str, ...] = ()) -> ObservationStream:

@@ -77,7 +77,9 @@ def load(folder: Path, games: int) -> list[Played]:
 def referee_game(played: Played) -> tuple[float, list[float]]:
     """Seconds for the whole stream, and for each single call."""
     record = played.record
-    referee = Referee(record.size, komi=record.komi, handicap=record.handicap)
+    referee = Referee(
+        record.size, komi=record.komi, handicap=record.handicap, to_move=record.new_game().to_move
+    )
     calls = []
     clock = time.perf_counter
     start = clock()
