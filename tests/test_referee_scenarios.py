@@ -668,6 +668,90 @@ def test_repetition_sending_two_returning_one() -> None:
     assert closed(events) == [("resolved", alert["id"])]
 
 
+def test_repetition_triple_ko() -> None:
+    # Three kos: Black may take the top one (B7) and the right one (G3), White the
+    # bottom one (B1). Taking and retaking in turn brings the start back after six moves.
+    referee = watched(
+        """
+        X O . O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X O
+        . . . . . O .
+        . X O . . . O
+        X . X O . . .
+        """
+    )
+    steps = [
+        """
+        X . X O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X O
+        . . . . . O .
+        . X O . . . O
+        X . X O . . .
+        """,
+        """
+        X . X O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X O
+        . . . . . O .
+        . X O . . . O
+        X O . O . . .
+        """,
+        """
+        X . X O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X .
+        . . . . . O X
+        . X O . . . O
+        X O . O . . .
+        """,
+        """
+        X O . O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X .
+        . . . . . O X
+        . X O . . . O
+        X O . O . . .
+        """,
+        """
+        X O . O . . .
+        . X O . . . .
+        . . . . . . X
+        . . X . . X .
+        . . . . . O X
+        . X O . . . O
+        X . X O . . .
+        """,
+    ]
+    events = [e for k, diagram in enumerate(steps) for e in referee.observe(seen(100 + k, diagram))]
+    assert moves(events) == ["B C7", "W B1", "B G3", "W B7", "B C1"]
+    assert alerts(events) == []
+    # White retakes on the right: the very position before Black's C7.
+    events = referee.observe(
+        seen(
+            105,
+            """
+            X O . O . . .
+            . X O . . . .
+            . . . . . . X
+            . . X . . X O
+            . . . . . O .
+            . X O . . . O
+            X . X O . . .
+            """,
+        )
+    )
+    assert moves(events) == ["W pass lost"]
+    (alert,) = alerts(events)
+    check_alert(alert, "repetition", "W", ["G4", "G3"], 105)
+
+
 def test_suicide_one_stone() -> None:
     referee = watched(
         """
