@@ -20,15 +20,15 @@ __all__ = ["BLACK_DARKNESS", "WHITE_BRIGHTNESS", "classify"]
 FloatArray = npt.NDArray[np.float64]
 
 #: A black stone's middle is at least this much darker than the board (share of its brightness).
-BLACK_DARKNESS = 0.35
+BLACK_DARKNESS = 0.3
 #: A white stone's middle is at least this much brighter than the board.
-WHITE_BRIGHTNESS = 0.2
+WHITE_BRIGHTNESS = 0.18
 #: Grid lines showing through a point at least this clearly (share of the board's
 #: brightness) mean no white stone is there, whatever the brightness says (glare,
 #: bright patches of board).
-WHITE_MAX_CROSS = 0.06
+WHITE_MAX_CROSS = 1.0
 #: ... and no black stone, beyond this (a dark shadow with lines in it).
-BLACK_MAX_CROSS = 0.3
+BLACK_MAX_CROSS = 1.0
 #: Margin (in feature units) at which a decision counts as certain.
 _SURE = 0.15
 

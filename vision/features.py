@@ -37,8 +37,10 @@ FloatArray = npt.NDArray[np.float64]
 CELL = 16
 #: Height (grid cells) of the plane stones are sampled on: about half a stone's height.
 STONE_LIFT = 0.2
+#: Cells of board kept around the grid in the straightened image (board colour there).
+MARGIN = 1
 #: Reach (grid cells, Gaussian sigma) of the local board colour estimate.
-BOARD_SIGMA = 2.0
+BOARD_SIGMA = 1.5
 
 
 def focal_length(homography: FloatArray, image_shape: tuple[int, int]) -> float:
@@ -95,8 +97,9 @@ def lift_homography(
 class BoardSampler:
     """Precomputed sampling maps from a photo to a straightened board image.
 
-    The straightened image has ``cell`` pixels per grid cell, intersection
-    ``(row, col)`` at pixel ``(cell * row + cell // 2, cell * col + cell // 2)``.
+    The straightened image has ``cell`` pixels per grid cell and a margin of
+    ``MARGIN`` cells around the grid: intersection ``(row, col)`` is the middle of
+    the ``cell``-square block ``(row + MARGIN, col + MARGIN)``.
     Refined intersections that depart from the homography (lens distortion) bend
     the maps smoothly through them.
     """
@@ -119,8 +122,8 @@ class BoardSampler:
         camera sees. The lines are sampled on the board plane.
         """
         n = grid.size
-        side = n * cell
-        coords = (np.arange(side, dtype=np.float64) - (cell - 1) / 2.0) / cell
+        side = (n + 2 * MARGIN) * cell
+        coords = (np.arange(side, dtype=np.float64) - (cell - 1) / 2.0) / cell - MARGIN
         uu, vv = np.meshgrid(coords, coords)
         lattice = np.stack([uu, vv], axis=-1)
         # Bend through the refined intersections: interpolate their residuals.
@@ -146,7 +149,7 @@ class BoardSampler:
         return cls(grid=grid, cell=cell, stone_maps=maps(lifted), plane_maps=maps(grid.homography))
 
     def warp(self, image: npt.NDArray[np.uint8], *, plane: bool = False) -> npt.NDArray[np.uint8]:
-        """The straightened board, ndarray of shape (N*cell, N*cell, 3), uint8.
+        """The straightened board, ndarray of shape ((N+2)*cell, (N+2)*cell, 3), uint8.
 
         Sampled on the stones' middle plane, or on the board plane if ``plane``.
         """
@@ -165,11 +168,11 @@ class BoardSampler:
 class StoneFeatures:
     """Per-intersection features, each an ndarray of shape (N, N), float64."""
 
+    #: How much darker the middle of the point is than the local board (share of its L).
     dark: FloatArray
+    #: How much brighter (the negative of ``dark``).
     bright: FloatArray
-    chroma: FloatArray
-    neutral: FloatArray
-    ring: FloatArray
+    #: How clearly the grid lines show through the point (share of the board's L).
     cross: FloatArray
 
 
@@ -186,22 +189,24 @@ def _blocks(channel: npt.NDArray[np.float32], n: int, cell: int) -> npt.NDArray[
     )
 
 
-def _smooth_board(
+def _local_board(
     values: FloatArray, reliable: npt.NDArray[np.bool_], *, sigma: float
 ) -> FloatArray:
-    """Board value at every point from nearby reliable samples (normalised convolution).
+    """Board value at each intersection from the cell-centre samples around it.
 
-    A Gaussian-weighted mean of the reliable samples within a few cells follows
-    lighting gradients and shadows while ignoring the samples stones cover.
+    ``values`` holds the (N+1)×(N+1) samples at the cell centres (including the
+    margin's); a Gaussian-weighted mean of the reliable ones (normalised
+    convolution) follows lighting gradients and shadows while ignoring the
+    samples stones cover. Returns (N, N).
     """
     weight = reliable.astype(np.float64)
-    if weight.sum() == 0:
-        return np.full_like(values, float(np.median(values)))
+    fallback = float(np.median(values[reliable])) if reliable.any() else float(np.median(values))
     k = 2 * round(3 * sigma) + 1
-    blur_v = cv2.GaussianBlur(values * weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
-    blur_w = cv2.GaussianBlur(weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
-    fallback = float(np.median(values[reliable]))
-    out = np.where(blur_w > 1e-3, blur_v / np.maximum(blur_w, 1e-12), fallback)
+    num = cv2.GaussianBlur(values * weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
+    den = cv2.GaussianBlur(weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
+    num4 = num[:-1, :-1] + num[1:, :-1] + num[:-1, 1:] + num[1:, 1:]
+    den4 = den[:-1, :-1] + den[1:, :-1] + den[:-1, 1:] + den[1:, 1:]
+    out = np.where(den4 > 1e-3, num4 / np.maximum(den4, 1e-12), fallback)
     return np.asarray(out, dtype=np.float64)
 
 
@@ -209,21 +214,34 @@ def _cross(plane_light: npt.NDArray[np.float32], n: int, cell: int) -> FloatArra
     """How clearly both grid lines show through each intersection (raw L units).
 
     Across the middle of each cell the vertical line is a dip in the column
-    profile (rows near the horizontal line left out) and the horizontal line a dip
-    in the row profile; the weaker of the two dips counts. A stone hides both.
+    profile (taken from the rows away from the horizontal line) and the
+    horizontal line a dip in the row profile; the weaker of the two dips counts.
+    On the edges only the half of the profile that lies on the board is used. A
+    stone hides both lines.
     """
     half = cell // 2
     reach = max(3, round(0.35 * cell))
     lo, hi = half - reach, half + reach
     blocks = plane_light.reshape(n, cell, n, cell).transpose(0, 2, 1, 3)[:, :, lo:hi, lo:hi]
-    idx = np.arange(lo, hi)
-    near = np.abs(idx - (cell - 1) / 2.0) <= 1.0
-    far = np.abs(idx - (cell - 1) / 2.0) >= 2.5
-    columns = blocks[:, :, ~near, :].mean(axis=2)  # profile across the vertical line
-    rows = blocks[:, :, :, ~near].mean(axis=3)  # profile across the horizontal line
-    dip_v = columns[..., far].mean(axis=-1) - columns[..., near].min(axis=-1)
-    dip_h = rows[..., far].mean(axis=-1) - rows[..., near].min(axis=-1)
-    return np.asarray(np.minimum(dip_v, dip_h), dtype=np.float64)
+    offset = np.arange(lo, hi) - (cell - 1) / 2.0
+    near = np.abs(offset) <= 1.0
+    far = np.abs(offset) >= 2.5
+    before, after = offset < -1.5, offset > 1.5
+
+    def dip(profile: npt.NDArray[np.float32]) -> FloatArray:
+        return np.asarray(
+            profile[..., far].mean(axis=-1) - profile[..., near].min(axis=-1), dtype=np.float64
+        )
+
+    # Across the vertical line: from the rows above and below the middle.
+    vertical = dip(blocks[:, :, before | after, :].mean(axis=2))
+    vertical[0] = dip(blocks[0][:, after, :].mean(axis=1))
+    vertical[-1] = dip(blocks[-1][:, before, :].mean(axis=1))
+    # Across the horizontal line: from the columns left and right of it.
+    horizontal = dip(blocks[:, :, :, before | after].mean(axis=3))
+    horizontal[:, 0] = dip(blocks[:, 0][:, :, after].mean(axis=-1))
+    horizontal[:, -1] = dip(blocks[:, -1][:, :, before].mean(axis=-1))
+    return np.asarray(np.minimum(vertical, horizontal), dtype=np.float64)
 
 
 def stone_features(
@@ -233,57 +251,44 @@ def stone_features(
 
     Parameters
     ----------
-    warped : ndarray of shape (N*cell, N*cell, 3), uint8
+    warped : ndarray of shape ((N+2)*cell, (N+2)*cell, 3), uint8
         From :meth:`BoardSampler.warp`, on the stones' middle plane.
     size : int
         N.
-    plane : ndarray of shape (N*cell, N*cell, 3), uint8, optional
+    plane : ndarray like ``warped``, optional
         The same board on the board plane (``warp(..., plane=True)``), where the
         lines are; ``warped`` is used when not given.
     """
     n = size
-    cell = warped.shape[0] // n
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
-    light = _blocks(lab[..., 0], n, cell)
-    a = _blocks(lab[..., 1], n, cell)
-    b = _blocks(lab[..., 2], n, cell)
+    cell = warped.shape[0] // (n + 2 * MARGIN)
+    inner = slice(MARGIN * cell, (MARGIN + n) * cell)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
+    light = lab[..., 0].astype(np.float32)
     centre = _disc(cell, 0.3 * cell).ravel()
-    core_l = np.median(light[..., centre], axis=-1).astype(np.float64)
-    core_a = np.median(a[..., centre], axis=-1).astype(np.float64)
-    core_b = np.median(b[..., centre], axis=-1).astype(np.float64)
-    # The board between intersections: the corners of each point's cell.
-    shifted = np.roll(np.roll(lab, cell // 2, axis=0), cell // 2, axis=1)
+    core_l = np.median(_blocks(light[inner, inner], n, cell)[..., centre], axis=-1)
+    # The board between intersections: cell centres, margin included.
+    half = cell // 2
+    between = slice(MARGIN * cell - half, MARGIN * cell - half + (n + 1) * cell)
     corner = _disc(cell, 0.2 * cell).ravel()
-    board_l_raw = np.median(_blocks(shifted[..., 0], n, cell)[..., corner], axis=-1).astype(
-        np.float64
-    )
-    board_a_raw = np.median(_blocks(shifted[..., 1], n, cell)[..., corner], axis=-1).astype(
-        np.float64
-    )
-    board_b_raw = np.median(_blocks(shifted[..., 2], n, cell)[..., corner], axis=-1).astype(
-        np.float64
-    )
+    samples = [
+        np.median(
+            _blocks(lab[between, between, k].astype(np.float32), n + 1, cell)[..., corner], axis=-1
+        )
+        for k in range(3)
+    ]
+    board_l_raw = samples[0].astype(np.float64)
     typical = float(np.median(board_l_raw))
     spread = 1.4826 * float(np.median(np.abs(board_l_raw - typical))) + 1.0
-    reliable = (board_l_raw > typical - 3.0 * spread) & (board_l_raw < typical + 8.0 * spread)
-    reliable[0, :] = reliable[:, 0] = False  # these samples lie off the grid
-    board_l = _smooth_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
-    board_a = _smooth_board(board_a_raw, reliable, sigma=BOARD_SIGMA)
-    board_b = _smooth_board(board_b_raw, reliable, sigma=BOARD_SIGMA)
+    colour = np.hypot(samples[1] - np.median(samples[1]), samples[2] - np.median(samples[2]))
+    reliable = (
+        (board_l_raw > typical - 3.0 * spread)
+        & (board_l_raw < typical + 8.0 * spread)
+        & (colour < 3.0 * (1.4826 * float(np.median(colour)) + 1.0))
+    )
+    board_l = _local_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
-    bright = (core_l - board_l) / scale
-    chroma = np.hypot(core_a - board_a, core_b - board_b) / scale
-    neutral = (
-        np.hypot(board_a - 128.0, board_b - 128.0) - np.hypot(core_a - 128.0, core_b - 128.0)
-    ) / scale
-    gray = lab[..., 0]
-    edges = np.hypot(cv2.Sobel(gray, cv2.CV_32F, 1, 0), cv2.Sobel(gray, cv2.CV_32F, 0, 1))
-    annulus = (_disc(cell, 0.5 * cell) & ~_disc(cell, 0.32 * cell)).ravel()
-    ring = np.mean(_blocks(edges, n, cell)[..., annulus], axis=-1).astype(np.float64) / scale
     plane_img = warped if plane is None else plane
     plane_light = cv2.cvtColor(plane_img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    cross = _cross(plane_light, n, cell) / scale
-    return StoneFeatures(
-        dark=dark, bright=bright, chroma=chroma, neutral=neutral, ring=ring, cross=cross
-    )
+    cross = _cross(plane_light[inner, inner], n, cell) / scale
+    return StoneFeatures(dark=dark, bright=-dark, cross=cross)
