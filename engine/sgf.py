@@ -100,6 +100,11 @@ class GameRecord:
         return game, None, None
 
 
+def _one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters escaped: errors are one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _text(node: sgf.Tree_node, ident: str) -> str | None:
     """A text property, or None; a badly encoded or repeated value is kept, not fatal.
 
@@ -136,7 +141,7 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
     try:
         game = sgf.Sgf_game.from_bytes(data)
     except ValueError as error:
-        raise SgfError(f"{name}: not a readable SGF record ({error})") from None
+        raise SgfError(f"{name}: not a readable SGF record ({_one_line(str(error))})") from None
     size = game.get_size()
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise SgfError(f"{name}: board size {size} not supported ({MIN_SIZE}-{MAX_SIZE})")
@@ -149,7 +154,7 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
     try:
         black, white, _ = root.get_setup_stones()
     except ValueError as error:
-        raise SgfError(f"{name}: bad setup stones ({error})") from None
+        raise SgfError(f"{name}: bad setup stones ({_one_line(str(error))})") from None
     if black & white:
         where = ", ".join(sorted(point(p).sgf() for p in black & white))
         raise SgfError(f"{name}: setup stones of both colours on {where}")
@@ -174,7 +179,9 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
             try:
                 add_black, add_white, clear = node.get_setup_stones()
             except ValueError as error:
-                raise SgfError(f"{name}: before move {number}: bad setup ({error})") from None
+                raise SgfError(
+                    f"{name}: before move {number}: bad setup ({_one_line(str(error))})"
+                ) from None
             changes: list[tuple[Point, Color | None]] = [(point(p), None) for p in clear]
             changes += [(point(p), Color.BLACK) for p in add_black]
             changes += [(point(p), Color.WHITE) for p in add_white]
@@ -183,7 +190,7 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
             colour, rc = node.get_move()
         except ValueError:
             ident = "B" if node.has_property("B") else "W"
-            raw = node.get_raw(ident).decode("utf-8", errors="replace")
+            raw = _one_line(node.get_raw(ident).decode("utf-8", errors="replace"))
             raise SgfError(
                 f"{name}: move {number}: {ident}[{raw}] is not a point on a {size}x{size} board"
             ) from None
