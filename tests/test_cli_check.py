@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Callable
@@ -210,3 +211,49 @@ def test_as_a_real_process(tmp_path: Path) -> None:
     assert second["error"] == f"{missing}: No such file or directory"
     assert done.stderr == f"kifu check: {missing}: No such file or directory\n"
     assert "Traceback" not in done.stderr
+
+
+def strict_json(line: str) -> Any:
+    """Parse a line as standard JSON: NaN and Infinity are not JSON."""
+
+    def refuse(constant: str) -> None:
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(line, parse_constant=refuse)
+
+
+SPLICES = [b";B[aa]", b";W[tt]", b"AB[aa]", b"AW[aa]", b"AE[dd]", b"(;W[cc])", b"SZ[7]"]
+SPLICES += [b"KM[nan]", b"HA[-2]", b"C[\\]", b"BL[x]", b"SZ[30]", b";B[zz]", b"\n"]
+
+
+def mutations(data: bytes, rng: random.Random) -> bytes:
+    """``data`` with a few bytes replaced, cut out or spliced in."""
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 5)):
+        i = rng.randrange(len(out))
+        roll = rng.random()
+        if roll < 0.4:
+            out[i] = rng.choice(b"[];()abcdefghijklmnopqrstuvwxyzAB\\:0123456789 ")
+        elif roll < 0.7:
+            del out[i : i + rng.randint(1, 20)]
+        else:
+            out[i:i] = rng.choice(SPLICES)
+    return bytes(out)
+
+
+def test_mangled_records_never_crash(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Seeded mutations of a real record: status 0 or 2, valid JSON, at most one error line."""
+    rng = random.Random(2002)
+    original = DEMO.read_bytes()
+    path = tmp_path / "mangled.sgf"
+    statuses = set()
+    for _ in range(300):
+        path.write_bytes(mutations(original, rng))
+        status = main(["check", str(path)])
+        out, err = capsys.readouterr()
+        statuses.add(status)
+        [line] = [strict_json(text) for text in out.splitlines()]
+        assert ("error" in line) == (status == 2)
+        assert err.count("\n") == (status == 2)
+        assert "Traceback" not in err
+    assert statuses == {0, 2}

@@ -164,8 +164,13 @@ def test_a_record_that_breaks_the_rules_stops_at_the_illegal_move() -> None:
         (b"(;SZ[9];B[ee];W[jj])", r"^broken\.sgf: move 2: W\[jj\] is not a point"),
         (b"(;SZ[9];B[ee]BL[soon])", r"^broken\.sgf: move 1: bad BL value"),
         (b"(;SZ[9]AB[zz];B[ee])", r"^broken\.sgf: bad setup stones"),
+        (b"(;SZ[9];B[ee];W[z\nz])", r"^broken\.sgf: move 2: W\[z\\nz\] is not a point"),
+        (b"(;CA[U\nTF-8]SZ[9];B[ee])", r"^broken\.sgf: not a readable .* U\\nTF-8"),
     ],
-    ids=["not sgf", "unclosed", "too small", "too big", "off board", "just off", "time", "setup"],
+    ids=[
+        *("not sgf", "unclosed", "too small", "too big", "off board", "just off", "time"),
+        *("setup", "line break in a move", "line break in the charset"),
+    ],
 )
 def test_unreadable_records_name_the_file_and_move(data: bytes, message: str) -> None:
     with pytest.raises(SgfError, match=message) as caught:
