@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.board import Board
 from engine.errors import IllegalMoveError
@@ -21,6 +21,8 @@ from engine.rules import KoRule, Rules
 from engine.scoring import Score, count
 
 _CODE = {Color.BLACK: 1, Color.WHITE: 2}
+_OPPONENT = {Color.BLACK: Color.WHITE, Color.WHITE: Color.BLACK}
+_NOTHING: frozenset[Point] = frozenset()
 #: Keys XORed into the position hash for the player to move (situational superko).
 _TO_MOVE_KEY = {
     Color.BLACK: random.Random(0xB1).getrandbits(64),
@@ -28,8 +30,7 @@ _TO_MOVE_KEY = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class PlayedMove:
+class PlayedMove(NamedTuple):
     """A move as it happened: what it captured.
 
     ``lost_turn`` marks a pass that the player did not declare: a void move under
@@ -42,9 +43,8 @@ class PlayedMove:
     lost_turn: bool = False
 
 
-@dataclass(slots=True)
-class _Undo:
-    index: int | None
+class _Undo(NamedTuple):
+    at: int | None
     captured: list[int]
     ko: int | None
     key: int
@@ -71,6 +71,8 @@ class Game:
         to_move: Color | None = None,
     ) -> None:
         self.rules = rules or Rules.chinese()
+        self._superko = self.rules.ko is not KoRule.SIMPLE
+        self._situational = self.rules.ko is KoRule.SITUATIONAL
         self.board = Board(size)
         stones = setup.items() if isinstance(setup, Mapping) else setup
         for point, color in stones:
@@ -94,7 +96,8 @@ class Game:
         return self.board.size
 
     def _key(self, to_move: Color) -> int:
-        if self.rules.ko is KoRule.SITUATIONAL:
+        """The position's key for repetition: with the player to move if situational."""
+        if self._situational:
             return self.board.hash ^ _TO_MOVE_KEY[to_move]
         return self.board.hash
 
@@ -197,9 +200,9 @@ class Game:
         self._seen[step.key] -= 1
         if not self._seen[step.key]:
             del self._seen[step.key]
-        if step.index is not None:
-            self.board.undo_index(step.index, _CODE[played.move.color], step.captured)
-            if step.index not in step.captured:
+        if step.at is not None:
+            self.board.undo_index(step.at, _CODE[played.move.color], step.captured)
+            if step.at not in step.captured:
                 self.captures[played.move.color] -= len(step.captured)
             else:
                 self.captures[played.move.color.opponent] -= len(step.captured)
@@ -219,7 +222,7 @@ class Game:
         if move.point is None:
             if commit:
                 self._record(move, None, [], frozenset())
-            return PlayedMove(move, frozenset()) if commit else None
+            return PlayedMove(move, _NOTHING) if commit else None
         try:
             i = board.index(move.point)
         except ValueError:
@@ -234,8 +237,9 @@ class Game:
         except IllegalMoveError as error:
             why = "the point is occupied" if error.reason == "occupied" else "a forbidden point"
             raise IllegalMoveError(f"{self._text(move)}: {why}", reason=error.reason) from None
-        key = self._key(color.opponent)
-        if self.rules.ko is not KoRule.SIMPLE and key in self._seen:
+        opponent = _OPPONENT[color]
+        key = self._key(opponent)
+        if self._superko and key in self._seen:
             board.undo_index(i, code, captured)
             raise IllegalMoveError(
                 f"{self._text(move)}: repeats an earlier whole-board position",
@@ -244,8 +248,8 @@ class Game:
         if not commit:
             board.undo_index(i, code, captured)
             return None
-        points = frozenset(board.point(s) for s in captured)
-        self._record(move, i, captured, points)
+        points = frozenset(board.point(s) for s in captured) if captured else _NOTHING
+        self._record(move, i, captured, points, key=key)
         return self.history[-1]
 
     def _text(self, move: Move) -> str:
@@ -263,7 +267,9 @@ class Game:
         points: frozenset[Point],
         *,
         lost_turn: bool = False,
+        key: int | None = None,
     ) -> None:
+        """Enter a move; ``key`` is the new position's repetition key, if known."""
         color = move.color
         prior_ko = self._ko
         self._ko = None
@@ -274,8 +280,9 @@ class Game:
                 self.captures[color] += len(captured)
                 if len(captured) == 1 and self.board.is_lone_in_atari(index):
                     self._ko = captured[0]
-        self.to_move = color.opponent
-        key = self._key(self.to_move)
+        self.to_move = _OPPONENT[color]
+        if key is None:
+            key = self._key(self.to_move)
         self._seen[key] = self._seen.get(key, 0) + 1
         self._undo.append(_Undo(index, captured, prior_ko, key))
         self.history.append(PlayedMove(move, points, lost_turn))
@@ -285,6 +292,7 @@ class Game:
     def copy(self) -> Game:
         game = Game.__new__(Game)
         game.rules, game.handicap, game.komi = self.rules, self.handicap, self.komi
+        game._superko, game._situational = self._superko, self._situational
         game.board = self.board.copy()
         game.to_move = self.to_move
         game.history = self.history.copy()

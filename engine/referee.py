@@ -596,9 +596,12 @@ class Referee:
     ) -> list[Event]:
         """``color`` put a stone on ``point`` and took ``taken`` off."""
         events: list[Event] = []
-        owed = {p: c for p, c in self.pending.items() if p in seen}
-        self.leftovers.update({p: c for p, c in self.pending.items() if p not in seen})
-        self.pending.clear()
+        # Stones of the mover's colour still on are owed by the capturer, whose
+        # opponent's stone has now appeared (Art. 18.2); unseen ones prove nothing.
+        mine = {p: c for p, c in self.pending.items() if c is color}
+        owed = {p: c for p, c in mine.items() if p in seen}
+        self.leftovers.update({p: c for p, c in mine.items() if p not in seen})
+        self.pending = {p: c for p, c in self.pending.items() if c is not color}
         if owed:
             capturer = color.opponent
             events += self._alert(
@@ -649,9 +652,8 @@ class Referee:
                 f"{victim.name_text} stones at {', '.join(self._gtp(wrongly_taken))} were "
                 "taken off with liberties left; they must go back",
             )
-        self.pending = {
-            p: color.opponent for p in played.captures if seen.get(p, color.opponent) is not None
-        }
+        victim = color.opponent
+        self.pending.update({p: victim for p in played.captures if seen.get(p, victim) is not None})
         return events
 
     def _would_capture(self, move: Move) -> set[Point]:
