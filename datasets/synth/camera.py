@@ -79,7 +79,8 @@ class Camera:
         factor = 1.0 + self.k1 * (dx * dx + dy * dy)
         cam = np.stack([dx * factor, dy * factor, np.ones_like(dx)], axis=-1)
         world = cam @ self.rotation
-        unit: FloatArray = world / np.linalg.norm(world, axis=-1, keepdims=True)
+        length = np.sqrt(np.einsum("...i,...i->...", world, world))
+        unit: FloatArray = world / length[..., None]
         return unit
 
     def plane_maps(self, z: float, *, step: int = 4) -> tuple[FloatArray, FloatArray]:

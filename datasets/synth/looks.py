@@ -27,6 +27,8 @@ class Effects:
     """Strength of a linear fall-off of light across the picture, 0..1."""
     gradient_angle: float
     unevenness: float
+    vignette: float
+    """Darkening towards the picture's corners, 0..1 (lenses and phone cameras)."""
     """Strength of blotchy uneven light, 0..1."""
     glare: tuple[float, float, float, float] | None
     """Glare patch as (x, y, radius, strength): x, y as fractions of width and height,
@@ -61,6 +63,9 @@ def light_layers(shape: tuple[int, int], effects: Effects) -> tuple[F32, F32]:
         + effects.gradient * ramp
         + effects.unevenness * 0.5 * smooth_noise((h, w), cells=2.5, rng=rng)
     )
+    if effects.vignette > 0:
+        r2 = ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / ((w / 2) ** 2 + (h / 2) ** 2)
+        field = field * (1.0 - effects.vignette * r2)
     if effects.arm_shadow is not None:
         ax, ay, angle, strength = effects.arm_shadow
         a = math.radians(angle)

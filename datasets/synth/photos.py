@@ -287,30 +287,41 @@ def _check_position(position: Board) -> None:
         raise SynthError(f"not a square board in text form ('.', 'X', 'O'): {position!r}")
 
 
-def intersections(truth: dict[str, Any]) -> FloatArray:
+def intersections(truth: dict[str, Any], *, height: float = 0.0) -> FloatArray:
     """Pixel ``(x, y)`` of every intersection, indexed like the truth board: shape (N, N, 2).
 
     Computed from the camera and board recorded in ``truth``, through the same
-    projection the renderer used.
+    projection the renderer used. ``height`` lifts the points above the board (in
+    mm): half a stone's thickness gives where a stone's middle is seen, which a
+    tilted camera shows away from its intersection.
     """
     params = truth["params"]
     if truth["board"] is None:
         raise SynthError("this photo shows no board, so it has no intersections")
-    cam = params["camera"]
-    camera = Camera(
-        cam["width"],
-        cam["height"],
-        cam["focal"],
-        np.array(cam["rotation"]),
-        np.array(cam["position"]),
-        cam["k1"],
+    camera = camera_from_params(params["camera"])
+    grid = grid_points(BoardSpec(**params["board"]), height=height)
+    return np.rot90(camera.project(grid), params["quarter_turns"], axes=(0, 1))
+
+
+def camera_from_params(params: dict[str, Any]) -> Camera:
+    """The camera recorded in a truth file's ``params.camera``."""
+    return Camera(
+        params["width"],
+        params["height"],
+        params["focal"],
+        np.array(params["rotation"]),
+        np.array(params["position"]),
+        params["k1"],
     )
-    spec = BoardSpec(**params["board"])
+
+
+def grid_points(spec: BoardSpec, *, height: float = 0.0) -> FloatArray:
+    """World position of every intersection, lifted ``height`` mm: shape (N, N, 3)."""
     rows, cols = np.mgrid[0 : spec.size, 0 : spec.size]
-    world = np.stack(
-        [cols * spec.spacing_x, rows * spec.spacing_y, np.zeros(rows.shape)], axis=-1
+    points: FloatArray = np.stack(
+        [cols * spec.spacing_x, rows * spec.spacing_y, np.full(rows.shape, -height)], axis=-1
     ).astype(np.float64)
-    return np.rot90(camera.project(world), params["quarter_turns"], axes=(0, 1))
+    return points
 
 
 def canonical_corners(camera: Camera, spec: BoardSpec) -> tuple[int, FloatArray]:
@@ -543,6 +554,7 @@ def _sample_effects(
         gradient=float(rng.uniform(0, ranges.gradient)),
         gradient_angle=float(rng.uniform(0, 360)),
         unevenness=float(rng.uniform(0, ranges.unevenness)),
+        vignette=float(rng.uniform(0, ranges.gradient * 0.7)),
         glare=glare,
         arm_shadow=arm,
         blur=float(rng.uniform(*ranges.blur)),

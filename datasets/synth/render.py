@@ -24,7 +24,7 @@ from datasets.synth.textures import BoardLook, Texture, board_texture, table_tex
 Canvas = NDArray[np.float32]
 
 BLACK_ALBEDO = np.array([22.0, 22.0, 24.0], dtype=np.float32)
-WHITE_ALBEDO = np.array([226.0, 232.0, 234.0], dtype=np.float32)
+WHITE_ALBEDO = np.array([234.0, 239.0, 241.0], dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -163,7 +163,7 @@ def _table(scene: Scene, *, table_z: float, scale: float, rng: np.random.Generat
     """The table, warped into a fresh canvas."""
     cam = scene.camera
     # The table is out of focus and mostly far: a coarse texture will do.
-    tscale = min(0.45, scale / 2.0)
+    tscale = min(0.35, scale / 2.0)
     extent = 1400.0
     shape = (int(extent * 2 * tscale), int(extent * 2 * tscale))
     tex = table_texture(scene.table_style, shape, scale=tscale, rng=rng)
@@ -285,14 +285,14 @@ def trace_stones(
     shades: FloatArray,
     spec: StoneSpec,
     scene_light: Light,
-    supersample: int = 2,
 ) -> None:
     """Ray-trace biconvex stones resting at ``bases`` (their bottom points) onto the canvas.
 
     A stone is the intersection of two balls: a ray enters it where it has entered both,
     and the surface there belongs to the ball entered last. All stones' rays are traced
-    in one batch; they are then laid on the canvas far to near, so nearer stones hide
-    farther ones. Each pixel is sampled ``supersample``² times for smooth edges.
+    in one batch, one per pixel; pixels on a stone's outline are traced again four
+    times for smooth edges. Stones are then laid on the canvas far to near, so nearer
+    stones hide farther ones.
 
     Parameters
     ----------
@@ -305,8 +305,6 @@ def trace_stones(
     if len(bases) == 0:
         return
     a = spec.diameter / 2.0
-    half = spec.thickness / 2.0
-    rs = spec.sphere_radius
     corners = np.array(
         [
             [sx * a, sy * a, -sz * spec.thickness]
@@ -316,12 +314,8 @@ def trace_stones(
         ]
     )
     px = cam.project(bases[:, None, :] + corners[None, :, :])
-    n = supersample
-    offs = (np.arange(n) + 0.5) / n - 0.5
+    black = np.array([c == "X" for c in colors])
     boxes: list[tuple[int, int, int, int, int]] = []
-    xs_parts: list[FloatArray] = []
-    ys_parts: list[FloatArray] = []
-    owner_parts: list[NDArray[np.intp]] = []
     distance = np.linalg.norm(bases - cam.position, axis=1)
     for k in np.argsort(-distance, kind="stable"):
         box = px[k]
@@ -331,30 +325,88 @@ def trace_stones(
         xhi = min(cam.width, math.ceil(box[:, 0].max()) + 2)
         ylo = max(0, math.floor(box[:, 1].min()) - 1)
         yhi = min(cam.height, math.ceil(box[:, 1].max()) + 2)
-        if xlo >= xhi or ylo >= yhi:
-            continue
-        sx = (np.arange(xlo, xhi)[:, None] + offs[None, :]).ravel()
-        sy = (np.arange(ylo, yhi)[:, None] + offs[None, :]).ravel()
-        gx, gy = np.meshgrid(sx, sy)
-        boxes.append((int(k), xlo, xhi, ylo, yhi))
-        xs_parts.append(gx.ravel())
-        ys_parts.append(gy.ravel())
-        owner_parts.append(np.full(gx.size, k, dtype=np.intp))
+        if xlo < xhi and ylo < yhi:
+            boxes.append((int(k), xlo, xhi, ylo, yhi))
     if not boxes:
         return
-    owner = np.concatenate(owner_parts)
-    d = cam.rays(np.concatenate(xs_parts), np.concatenate(ys_parts))
-    mid = bases[owner] - np.array([0.0, 0.0, half])
+    # Pass 1: one ray through each pixel centre of every box.
+    parts = [np.meshgrid(np.arange(x0, x1), np.arange(y0, y1)) for _, x0, x1, y0, y1 in boxes]
+    owner = np.concatenate([np.full(g[0].size, k) for (k, *_), g in zip(boxes, parts, strict=True)])
+    sx = np.concatenate([g[0].ravel() for g in parts]).astype(np.float64)
+    sy = np.concatenate([g[1].ravel() for g in parts]).astype(np.float64)
+    hit, rgb = _trace(cam, sx, sy, owner, bases, black, shades, spec, scene_light)
+    # Pass 2: pixels on an outline, four rays each.
+    edges: list[NDArray[np.intp]] = []
+    start = 0
+    for _, x0, x1, y0, y1 in boxes:
+        h, w = y1 - y0, x1 - x0
+        grid = np.pad(hit[start : start + h * w].reshape(h, w), 1)
+        centre = grid[1:-1, 1:-1]
+        edge = (
+            (centre != grid[:-2, 1:-1])
+            | (centre != grid[2:, 1:-1])
+            | (centre != grid[1:-1, :-2])
+            | (centre != grid[1:-1, 2:])
+        )
+        edges.append(start + np.flatnonzero(edge))
+        start += h * w
+    edge_index = np.concatenate(edges)
+    offsets = np.array([[-0.25, -0.25], [0.25, -0.25], [-0.25, 0.25], [0.25, 0.25]])
+    ex = (sx[edge_index][:, None] + offsets[None, :, 0]).ravel()
+    ey = (sy[edge_index][:, None] + offsets[None, :, 1]).ravel()
+    e_hit, e_rgb = _trace(
+        cam, ex, ey, np.repeat(owner[edge_index], 4), bases, black, shades, spec, scene_light
+    )
+    e_hit4 = e_hit.reshape(-1, 4)
+    e_cover = e_hit4.mean(axis=1)
+    e_col = e_rgb.reshape(-1, 4, 3).sum(axis=1) / np.maximum(e_hit4.sum(axis=1), 1)[:, None]
+    cover_all = hit.astype(np.float64)
+    cover_all[edge_index] = e_cover
+    rgb[edge_index] = e_col
+    start = 0
+    for _, x0, x1, y0, y1 in boxes:
+        h, w = y1 - y0, x1 - x0
+        cover = cover_all[start : start + h * w].reshape(h, w, 1).astype(np.float32)
+        if cover.any():
+            col = rgb[start : start + h * w].reshape(h, w, 3).astype(np.float32)
+            region = canvas[y0:y1, x0:x1]
+            region *= 1.0 - cover
+            region += col * cover
+        start += h * w
+
+
+def _trace(
+    cam: Camera,
+    sx: FloatArray,
+    sy: FloatArray,
+    owner: NDArray[np.intp],
+    bases: FloatArray,
+    black: NDArray[np.bool_],
+    shades: FloatArray,
+    spec: StoneSpec,
+    scene_light: Light,
+) -> tuple[NDArray[np.bool_], FloatArray]:
+    """Whether the ray through each sample hits its stone, and the colour where it does.
+
+    Returns ``hit`` of shape (M,) and ``rgb`` of shape (M, 3), zero where missed.
+    """
+    half = spec.thickness / 2.0
+    rs = spec.sphere_radius
+    d = cam.rays(sx, sy)
     # The ball centred below the middle makes the top face, the one above the bottom face.
-    lift = np.array([0.0, 0.0, rs - half])
+    lift = rs - half
+    mid = bases[owner] - np.array([0.0, 0.0, half])
+    oc_mid = cam.position - mid
+    b_mid = np.einsum("ij,ij->i", d, oc_mid)
+    c_mid = np.einsum("ij,ij->i", oc_mid, oc_mid)
     t_in = np.full(len(owner), -np.inf)
     t_out = np.full(len(owner), np.inf)
     bottom_face = np.zeros(len(owner), dtype=bool)
     hit = np.ones(len(owner), dtype=bool)
-    for k, centre in enumerate((mid + lift, mid - lift)):
-        oc = cam.position - centre
-        b = np.einsum("ij,ij->i", d, oc)
-        c = np.einsum("ij,ij->i", oc, oc) - rs * rs
+    for k, dz in enumerate((lift, -lift)):
+        # |o - (mid + dz e_z)|² and d·(o - centre), from the middle's terms.
+        b = b_mid - dz * d[:, 2]
+        c = c_mid - 2.0 * dz * oc_mid[:, 2] + dz * dz - rs * rs
         disc = b * b - c
         ok = disc > 0
         root = np.sqrt(np.where(ok, disc, 0.0))
@@ -365,24 +417,16 @@ def trace_stones(
         t_out = np.minimum(t_out, -b + root)
         hit &= ok
     hit &= t_in < t_out
-    point = cam.position + d * np.where(hit, t_in, 0.0)[:, None]
-    centre = mid + np.where(bottom_face[:, None], -lift, lift)
-    normal = (point - centre) / rs
-    black = np.array([colors[k] == "X" for k in range(len(colors))])[owner]
-    rgb = _shade(normal, -d, black=black, shade=shades[owner], scene_light=scene_light)
-    rgb *= hit[:, None]
-    start = 0
-    for _, xlo, xhi, ylo, yhi in boxes:
-        h, w = yhi - ylo, xhi - xlo
-        stop = start + h * w * n * n
-        cover = hit[start:stop].reshape(h, n, w, n).mean(axis=(1, 3)).astype(np.float32)
-        if cover.any():
-            col = rgb[start:stop].reshape(h, n, w, n, 3).sum(axis=(1, 3))
-            col /= np.maximum(cover * n * n, 1e-6)[..., None]
-            region = canvas[ylo:yhi, xlo:xhi]
-            region *= 1.0 - cover[..., None]
-            region += col.astype(np.float32) * cover[..., None]
-        start = stop
+    rgb = np.zeros((len(owner), 3))
+    if hit.any():
+        dh = d[hit]
+        point = cam.position + dh * t_in[hit, None]
+        centre = mid[hit] + np.where(bottom_face[hit, None], -lift, lift) * np.array([0, 0, 1.0])
+        normal = (point - centre) / rs
+        rgb[hit] = _shade(
+            normal, -dh, black=black[owner[hit]], shade=shades[owner[hit]], scene_light=scene_light
+        )
+    return hit, rgb
 
 
 def _shade(
@@ -399,16 +443,19 @@ def _shade(
     """
     light = scene_light.direction()
     albedo = np.where(black[:, None], BLACK_ALBEDO, WHITE_ALBEDO) * shade[:, None]
-    ndl = np.clip(normal @ light, 0.0, 1.0)
+    # Wrapped diffuse and a bright room around: a stone's side facing away from the
+    # lamp is still lit by walls and table, as in real photos.
+    ndl = np.clip((normal @ light + 0.3) / 1.3, 0.0, 1.0)
     up = np.clip(-normal[:, 2], 0.0, 1.0)
     amb = scene_light.ambient
-    diffuse = 1.15 * ((1.0 - amb) * ndl + amb * (0.45 + 0.55 * up))
+    diffuse = 1.1 * ((1.0 - amb) * ndl + amb * (0.7 + 0.3 * up))
     halfway = light[None, :] + view
     halfway /= np.linalg.norm(halfway, axis=1, keepdims=True)
     ndh = np.clip(np.einsum("ij,ij->i", normal, halfway), 0.0, 1.0)
     gloss = scene_light.glossy_stones
-    shininess = 20.0 + 180.0 * gloss
-    spec_strength = np.where(black, 0.35 + 0.9 * gloss, 0.25 + 0.8 * gloss)
+    # Matte slate and shell give a dim broad sheen, glass and yunzi a small bright spot.
+    shininess = np.where(black, 40.0 + 260.0 * gloss, 20.0 + 180.0 * gloss)
+    spec_strength = np.where(black, 0.12 + 0.7 * gloss, 0.25 + 0.8 * gloss)
     spec = spec_strength * ndh**shininess * 255.0
     ndv = np.clip(np.einsum("ij,ij->i", normal, view), 0.0, 1.0)
     fresnel = 0.04 + 0.96 * (1.0 - ndv) ** 5

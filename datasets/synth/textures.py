@@ -216,5 +216,5 @@ def _clutter(tex: Texture, *, scale: float, rng: np.random.Generator) -> None:
         else:
             size = (float(rng.uniform(100, 160) * scale), float(rng.uniform(6, 12) * scale))
         box = cv2.boxPoints(((cx, cy), size, float(rng.uniform(0, 180))))
-        color = rng.uniform(10, 250, 3).tolist()
+        color = (rng.uniform(40, 235) * (1.0 + rng.uniform(-0.25, 0.25, 3))).tolist()
         cv2.fillConvexPoly(tex, np.round(box * 16).astype(np.int32), color, cv2.LINE_AA, shift=4)

@@ -26,11 +26,11 @@ import numpy as np
 
 from datasets.observations import INJECTABLE, observation_stream
 from datasets.synth.arrays import F32, U8, f32, u8
-from datasets.synth.camera import Camera, FloatArray, look_rotation
+from datasets.synth.camera import Camera, FloatArray, board_camera, look_rotation
 from datasets.synth.errors import SynthError
 from datasets.synth.looks import Effects, apply_light, light_layers
 from datasets.synth.model import Board, BoardSpec, Stone, StoneSpec
-from datasets.synth.photos import aim_camera, canonical_corners
+from datasets.synth.photos import aim_camera, camera_from_params, canonical_corners, grid_points
 from datasets.synth.render import Light, Scene, render_scene
 from datasets.synth.textures import sample_board_look
 from engine.referee import Declaration, Observation
@@ -274,6 +274,7 @@ def render_video(
         gradient=float(rng.uniform(0, 0.25)),
         gradient_angle=float(rng.uniform(0, 360)),
         unevenness=float(rng.uniform(0, 0.15)),
+        vignette=float(rng.uniform(0, 0.2)),
         glare=None,
         arm_shadow=None,
         blur=float(rng.uniform(0.3, 0.8)),
@@ -296,6 +297,7 @@ def render_video(
     black_side = str(rng.choice(["left", "right"]))
     sides = {"X": black_side, "O": "right" if black_side == "left" else "left"}
     texture_seed = int(rng.integers(2**31))
+    table_style = str(rng.choice(["cloth", "wood", "white", "dark"]))
 
     # -- the timeline ------------------------------------------------------------
     timeline = _Timeline(fps, spec, rng, sides, [["."] * spec.size for _ in range(spec.size)])
@@ -364,7 +366,7 @@ def render_video(
             board_look=look,
             stone_spec=stone_spec,
             stones=(),
-            table_style="wood",
+            table_style=table_style,
             light=light,
             bowls=(),
             loose=(),
@@ -466,6 +468,7 @@ def render_video(
             "hand": hand_look,
             "sides": sides,
             "texture_seed": texture_seed,
+            "table": table_style,
         },
     }
     text = json.dumps(truth, separators=(",", ":"))
@@ -480,6 +483,22 @@ def video_from_sgf(path: Path, out: Path, **options: Any) -> dict[str, Any]:
         raise SynthError(f"game record not found: {str(path)!r}")
     record = read_sgf(path.read_bytes(), name=str(path))
     return render_video(record, out, **options)
+
+
+def video_intersections(truth: dict[str, Any], pose: int, *, height: float = 0.0) -> FloatArray:
+    """Pixel ``(x, y)`` of every intersection in ``pose`` (a frame's third column): (N, N, 2).
+
+    ``height`` lifts the points (mm), as in :func:`datasets.synth.photos.intersections`;
+    the video's board is never turned, so rows and columns are the game's.
+    """
+    params = truth["params"]
+    spec = BoardSpec(**params["board"])
+    chosen = params["poses"][pose]
+    scene_camera = _turned(camera_from_params(params["camera"]), tuple(chosen["camera_turn"]))
+    camera = board_camera(
+        scene_camera, (spec.grid_width / 2, spec.grid_height / 2), tuple(chosen["board"])
+    )
+    return camera.project(grid_points(spec, height=height))
 
 
 def _turned(camera: Camera, turn: tuple[float, float]) -> Camera:
