@@ -361,7 +361,7 @@ def _sample_spec(rng: np.random.Generator) -> BoardSpec:
     size = int(rng.choice([19, 19, 19, 19, 19, 19, 19, 13, 9]))
     spacing_x = float(rng.uniform(21.5, 22.5))
     ratio = float(rng.choice([1.0, 1.077, 1.077, 1.077]) + rng.uniform(-0.01, 0.01))
-    line = float(rng.uniform(0.7, 1.3))
+    line = float(rng.uniform(0.8, 1.4))
     return BoardSpec(
         size=size,
         spacing_x=spacing_x,
@@ -492,7 +492,7 @@ def _sample_clutter(
             cy = [y0 - gap, y0 + along * (y1 - y0), y1 + gap, y0 + along * (y1 - y0)][side]
             if spec is None:
                 cx, cy = float(rng.uniform(x0, x1)), float(rng.uniform(y0, y1))
-            wood = rng.uniform([30, 60, 90], [110, 150, 200])
+            wood = np.array([45.0, 85.0, 135.0]) * rng.uniform(0.6, 1.4) + rng.normal(0, 6, 3)
             bowls.append(
                 Bowl(
                     cx,

@@ -44,8 +44,12 @@ def sample_board_look(rng: np.random.Generator, *, styles: tuple[str, ...]) -> B
         "printed": (165.0, 205.0, 228.0),
         "pale": (195.0, 220.0, 232.0),
     }[style]
-    jitter = rng.normal(0.0, 12.0, 3)
-    color = tuple(float(np.clip(b + j, 20.0, 250.0)) for b, j in zip(base, jitter, strict=True))
+    # Boards vary in brightness much more than in hue.
+    bright = float(rng.uniform(0.85, 1.08))
+    jitter = rng.normal(0.0, 5.0, 3)
+    color = tuple(
+        float(np.clip(b * bright + j, 20.0, 250.0)) for b, j in zip(base, jitter, strict=True)
+    )
     contrast = {"kaya": 0.06, "light": 0.05, "dark": 0.08, "printed": 0.012, "pale": 0.035}[style]
     ink = float(rng.uniform(10.0, 45.0))
     brown = float(rng.uniform(0.0, 15.0))
