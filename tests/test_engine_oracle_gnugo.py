@@ -228,3 +228,20 @@ def test_gnugo_refuses_what_kifu_refuses(gtp: Gtp) -> None:
         ok, answer = gtp.many([f"play {text}"])[0]
         assert (ok, answer) == (False, "illegal move")
     compare_board(gtp, game)
+
+
+@pytest.mark.parametrize("size", range(5, 20))
+def test_every_point_means_the_same_to_gnugo(gtp: Gtp, size: int) -> None:
+    """A stone Kifu puts at (row, col) shows in GNU Go's diagram at that row and column."""
+    gtp(f"boardsize {size}")
+    commands = []
+    for point in all_points(size):
+        commands += ["clear_board", f"play B {point.gtp(size)}", "showboard"]
+    replies = gtp.many(commands)
+    assert all(ok for ok, _ in replies)
+    for k, point in enumerate(all_points(size)):
+        rows = showboard_rows(replies[3 * k + 2][1], size)
+        [(row, col)] = [
+            (r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "X"
+        ]
+        assert Point(row, col) == point
