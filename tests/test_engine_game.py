@@ -29,6 +29,7 @@ def reason(game: Game, color: Color, point: tuple[int, int] | None) -> str | Non
     return None if error is None else error.reason
 
 
+#: Black takes the white stone at (1, 1) by playing (1, 2); White may not take back at once.
 KO = """
     . X O . .
     X O . O .
@@ -37,8 +38,9 @@ KO = """
     . . . . .
     """
 
-#: Black's two stones in the corner are in atari at (0, 2); White's capturing
-#: stone there can be taken back at (0, 1), which recreates the start position.
+#: Black sends two: a stone at (0, 0) leaves two stones in atari. White takes them
+#: at (0, 2); Black returns one by taking that stone from (0, 1), and the board is
+#: the start position again.
 SENDING_TWO_RETURNING_ONE = """
     . X . X .
     O O X . .
