@@ -7,6 +7,7 @@ its name ("chinese"), anything else as ``key=value`` pairs.
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass, fields, replace
 
 from engine.errors import KifuError
@@ -74,7 +75,10 @@ class Rules:
                 elif name == "suicide":
                     values[name] = {"allowed": True, "forbidden": False}[value]
                 elif name == "komi":
-                    values[name] = float(value)
+                    komi = float(value)
+                    if not math.isfinite(komi):  # nan would make every count a draw
+                        raise ValueError
+                    values[name] = komi
                 else:
                     raise ValueError
             except (ValueError, KeyError):
