@@ -51,7 +51,17 @@ def test_key_value_text() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["snooker", "", "ko=none", "suicide=yes", "komi=lots", "colour=black", "ko"],
+    [
+        "snooker",
+        "",
+        "ko=none",
+        "suicide=yes",
+        "komi=lots",
+        "komi=nan",
+        "komi=-inf",
+        "colour=black",
+        "ko",
+    ],
 )
 def test_unknown_rules_are_refused_quoting_the_text(text: str) -> None:
     with pytest.raises(RulesError, match=f"unknown rules {text!r}"):
