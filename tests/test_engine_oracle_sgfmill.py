@@ -3,7 +3,8 @@
 Kifu reads each record with ``engine.sgf`` and plays it under the Chinese rules
 (superko and all); sgfmill parses the same bytes on its own and plays the moves
 on its plain ``boards.Board``, which captures but checks no rule. After every
-move the two boards and the capture counts must be the same. sgfmill counts rows
+move the two boards must be the same; at the end, the capture counts and the
+area count of the final position (sgfmill's ``area_score``) too. sgfmill counts rows
 from the bottom, so its row ``r`` is Kifu's row ``size - 1 - r``.
 """
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from sgfmill import boards, sgf
 
-from engine import Color, IllegalMoveError
+from engine import Color, IllegalMoveError, Rules, count
 from engine.sgf import read_sgf
 
 RECORDS = "sgf/pro-and-ai-games"
@@ -59,6 +60,8 @@ def replay_both(data: bytes, name: str) -> tuple[int, str | None]:
             empty = now_empty
     assert game.captures[Color.BLACK] == captured["b"], name
     assert game.captures[Color.WHITE] == captured["w"], name
+    # area counting as the stones lie: shared points cancel out in Black minus White
+    assert count(game.board, Rules.chinese(), komi=0).margin == board.area_score(), name
     return len(record.moves), None
 
 
