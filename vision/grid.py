@@ -10,8 +10,11 @@ The pipeline, on a copy of the photo scaled to ``WORK_SIDE`` pixels:
 3. The board is the N×N window of that lattice with the most *crossings*
    (line evidence in both directions around a lattice point): beyond the outer
    lines the perpendicular lines stop, whatever the margin, table or frame lines.
-4. Every line is refined on the line response (sub-pixel peak across it at each
-   cell) and refitted; intersections of the refined lines are the grid.
+   The lattice is then re-anchored on the refined lines and the window sought
+   again, until it settles.
+4. Every line is refined on the line response (sub-pixel peak across it every
+   half cell), one radial-distortion coefficient is chosen to straighten them,
+   and intersections of the refitted lines are the grid.
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
@@ -159,8 +162,9 @@ def _crossing_evidence(
 
     Line presence is sampled on short arms toward the four neighbours, less the
     presence half a cell to either side of the arm (so that texture, which is
-    everywhere, does not count); a crossing needs a horizontal arm (left or right)
-    and a vertical arm (up or down).
+    everywhere, does not count). A horizontal arm (left or right) and a vertical
+    one (up or down) count half each, so that a line seen in one direction only
+    (the other faint in a shadow) still places the board.
     """
     uu, vv = np.meshgrid(us, vs)
     steps = np.array([0.15, 0.25, 0.35, 0.45])
@@ -186,7 +190,7 @@ def _crossing_evidence(
         )
         arms.append(np.clip(on - off, 0.0, 1.0))
     left, right, up, down = arms
-    return np.asarray(np.maximum(left, right) * np.maximum(up, down), dtype=np.float64)
+    return np.asarray(0.5 * (np.maximum(left, right) + np.maximum(up, down)), dtype=np.float64)
 
 
 def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
