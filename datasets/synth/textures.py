@@ -197,7 +197,7 @@ def table_texture(
         tex[:] = base.astype(np.float32)
         folds = smooth_noise(shape, cells=6, rng=rng)[..., None] * np.float32(0.08)
         tex *= 1.0 + folds
-        tex += rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(4.0)
+        tex += rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(2.0)
         if style == "tiles":
             pitch = float(rng.uniform(100, 300)) * scale
             yy, xx = np.mgrid[0:h, 0:w]

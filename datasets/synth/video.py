@@ -279,7 +279,7 @@ def render_video(
         arm_shadow=None,
         blur=float(rng.uniform(0.3, 0.8)),
         motion=None,
-        noise=float(rng.uniform(1.0, 2.0)),
+        noise=float(rng.uniform(0.5, 1.0)),
         jpeg_quality=100,
         seed=int(rng.integers(2**31)),
     )
