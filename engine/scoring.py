@@ -158,8 +158,10 @@ def count(
     pen = {Color.BLACK: 0, Color.WHITE: 0, **(penalties or {})}
     caught = {Color.BLACK: 0, Color.WHITE: 0, **(prisoners or {})}
     if rules.scoring is Scoring.AREA:
-        black = b_stones + b_terr + shared / 2 - handicap / 2 - pen[Color.BLACK]
-        white = w_stones + w_terr + shared / 2 + handicap / 2 - pen[Color.WHITE]
+        # Handicap stones are placed two or more at once; "HA[1]" gives none back.
+        given_back = handicap / 2 if handicap >= 2 else 0.0
+        black = b_stones + b_terr + shared / 2 - given_back - pen[Color.BLACK]
+        white = w_stones + w_terr + shared / 2 + given_back - pen[Color.WHITE]
         # Black's count against the fixed threshold N²/2 + komi/2: a stone of
         # penalty moves the margin by one stone (two points), whoever incurs it.
         black_count = black + pen[Color.WHITE]

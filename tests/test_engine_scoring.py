@@ -137,6 +137,12 @@ def test_handicap_black_gives_back_half_the_handicap_stones(
     assert score.stones_text() == stones
 
 
+def test_a_one_stone_handicap_gives_nothing_back() -> None:
+    """HA[1] in a record means Black simply starts; there are no stones to return."""
+    board = ART_11["185 points: Black wins by 3/4 stone"][1]
+    assert count(board, CHINESE, komi=0, handicap=1).result == "B+9"
+
+
 def test_a_handicap_game_counts_without_komi() -> None:
     setup = [(Point(3, 15), B), (Point(15, 3), B), (Point(3, 3), B), (Point(15, 15), B)]
     game = Game(19, handicap=4, setup=setup)
