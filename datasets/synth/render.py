@@ -253,14 +253,11 @@ def _stone_shadows(tex: Texture, spec: BoardSpec, scene: Scene, *, scale: float)
     dx, dy = -math.cos(az) * lift, -math.sin(az) * lift
     radius = scene.stone_spec.diameter / 2.0
     for stone in scene.stones:
-        cx, cy = (stone.x - x0 + dx) * s, (stone.y - y0 + dy) * s
-        axes = (radius * s * 0.97, radius * s * 0.97)
-        cv2.ellipse(
-            layer,
-            ((cx, cy), (2 * axes[0] + 2 * abs(dx) * s * 0.3, 2 * axes[1]), math.degrees(az)),
-            0.8,
-            -1,
-        )
+        # The lens's shadow: its middle's shadow, drawn out along the light.
+        centre = ((stone.x - x0 + dx) * s, (stone.y - y0 + dy) * s)
+        along = 2 * (0.97 * radius + 0.5 * lift) * s
+        across = 2 * 0.97 * radius * s
+        cv2.ellipse(layer, (centre, (along, across), math.degrees(az)), 0.8, -1)
         cv2.circle(
             layer,
             (round((stone.x - x0) * s * 16), round((stone.y - y0) * s * 16)),
