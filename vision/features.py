@@ -5,16 +5,11 @@ per-grid work (where each output pixel samples the photo) is done once, in
 :class:`BoardSampler`, and a frame costs one ``cv2.remap`` of a small board image
 plus a few vectorised statistics.
 
-Features, per intersection, relative to the board around it (so that shadows,
-coloured light and pale or dark boards matter less):
-
-- ``dark``: how much darker the middle of the point is than the local board,
-  in units of the board's brightness;
-- ``bright``: how much brighter it is;
-- ``chroma``: how far its colour is from the board's;
-- ``neutral``: how much greyer it is than the board (white stones are grey, wood
-  is not, and neither are hands);
-- ``ring``: how much of a stone-sized circle around the point is an edge.
+The one feature, per intersection, is relative to the board around it (so that
+shadows, coloured light and pale or dark boards matter less): ``dark``, how much
+darker the middle of the point is than the local board, as a share of the
+board's brightness (negative for a white stone). The board's brightness comes
+from the cell centres, which stones rarely cover, margin included.
 """
 
 from __future__ import annotations
@@ -107,9 +102,8 @@ class BoardSampler:
     grid: Grid
     cell: int
     #: Fixed-point maps (``cv2.convertMaps``) onto the plane of the stones' middles.
-    stone_maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
-    #: Fixed-point maps onto the board plane itself (where the lines are).
-    plane_maps: tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]
+    map1: npt.NDArray[np.int16]
+    map2: npt.NDArray[np.uint16]
 
     @classmethod
     def for_grid(cls, grid: Grid, *, cell: int = CELL, lift: float = STONE_LIFT) -> BoardSampler:
@@ -119,7 +113,7 @@ class BoardSampler:
         stones are sampled on: a stone's body stands up from the board, and at a
         tilt it appears displaced from its intersection (parallax); sampling at
         about half a stone's height puts the sample in the middle of what the
-        camera sees. The lines are sampled on the board plane.
+        camera sees.
         """
         n = grid.size
         side = (n + 2 * MARGIN) * cell
@@ -140,27 +134,22 @@ class BoardSampler:
             axis=-1,
         )
 
-        def maps(homography: FloatArray) -> tuple[npt.NDArray[np.int16], npt.NDArray[np.uint16]]:
-            full = (apply_homography(homography, lattice) + bend).astype(np.float32)
-            map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
-            return map1, map2
-
         lifted = lift_homography(grid.homography, grid.image_shape, lift)
-        return cls(grid=grid, cell=cell, stone_maps=maps(lifted), plane_maps=maps(grid.homography))
+        full = (apply_homography(lifted, lattice) + bend).astype(np.float32)
+        map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
+        return cls(grid=grid, cell=cell, map1=map1, map2=map2)
 
-    def warp(self, image: npt.NDArray[np.uint8], *, plane: bool = False) -> npt.NDArray[np.uint8]:
-        """The straightened board, ndarray of shape ((N+2)*cell, (N+2)*cell, 3), uint8.
-
-        Sampled on the stones' middle plane, or on the board plane if ``plane``.
-        """
+    def warp(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """The straightened board, ndarray of shape ((N+2)*cell, (N+2)*cell, 3), uint8."""
         h, w = self.grid.image_shape
         if image.shape[:2] != (h, w):
             raise VisionError(
                 f"image is {image.shape[1]}x{image.shape[0]}, "
                 f"but the grid was found in a {w}x{h} image"
             )
-        map1, map2 = self.plane_maps if plane else self.stone_maps
-        out = cv2.remap(image, map1, map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        out = cv2.remap(
+            image, self.map1, self.map2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
         return np.asarray(out, dtype=np.uint8)
 
 
@@ -172,8 +161,6 @@ class StoneFeatures:
     dark: FloatArray
     #: How much brighter (the negative of ``dark``).
     bright: FloatArray
-    #: How clearly the grid lines show through the point (share of the board's L).
-    cross: FloatArray
 
 
 def _disc(cell: int, radius: float) -> npt.NDArray[np.bool_]:
@@ -210,43 +197,7 @@ def _local_board(
     return np.asarray(out, dtype=np.float64)
 
 
-def _cross(plane_light: npt.NDArray[np.float32], n: int, cell: int) -> FloatArray:
-    """How clearly both grid lines show through each intersection (raw L units).
-
-    Across the middle of each cell the vertical line is a dip in the column
-    profile (taken from the rows away from the horizontal line) and the
-    horizontal line a dip in the row profile; the weaker of the two dips counts.
-    On the edges only the half of the profile that lies on the board is used. A
-    stone hides both lines.
-    """
-    half = cell // 2
-    reach = max(3, round(0.35 * cell))
-    lo, hi = half - reach, half + reach
-    blocks = plane_light.reshape(n, cell, n, cell).transpose(0, 2, 1, 3)[:, :, lo:hi, lo:hi]
-    offset = np.arange(lo, hi) - (cell - 1) / 2.0
-    near = np.abs(offset) <= 1.0
-    far = np.abs(offset) >= 2.5
-    before, after = offset < -1.5, offset > 1.5
-
-    def dip(profile: npt.NDArray[np.float32]) -> FloatArray:
-        return np.asarray(
-            profile[..., far].mean(axis=-1) - profile[..., near].min(axis=-1), dtype=np.float64
-        )
-
-    # Across the vertical line: from the rows above and below the middle.
-    vertical = dip(blocks[:, :, before | after, :].mean(axis=2))
-    vertical[0] = dip(blocks[0][:, after, :].mean(axis=1))
-    vertical[-1] = dip(blocks[-1][:, before, :].mean(axis=1))
-    # Across the horizontal line: from the columns left and right of it.
-    horizontal = dip(blocks[:, :, :, before | after].mean(axis=3))
-    horizontal[:, 0] = dip(blocks[:, 0][:, :, after].mean(axis=-1))
-    horizontal[:, -1] = dip(blocks[:, -1][:, :, before].mean(axis=-1))
-    return np.asarray(np.minimum(vertical, horizontal), dtype=np.float64)
-
-
-def stone_features(
-    warped: npt.NDArray[np.uint8], size: int, *, plane: npt.NDArray[np.uint8] | None = None
-) -> StoneFeatures:
+def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     """Features of every intersection in a straightened board image.
 
     Parameters
@@ -255,9 +206,6 @@ def stone_features(
         From :meth:`BoardSampler.warp`, on the stones' middle plane.
     size : int
         N.
-    plane : ndarray like ``warped``, optional
-        The same board on the board plane (``warp(..., plane=True)``), where the
-        lines are; ``warped`` is used when not given.
     """
     n = size
     cell = warped.shape[0] // (n + 2 * MARGIN)
@@ -288,7 +236,4 @@ def stone_features(
     board_l = _local_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
-    plane_img = warped if plane is None else plane
-    plane_light = cv2.cvtColor(plane_img, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32)
-    cross = _cross(plane_light[inner, inner], n, cell) / scale
-    return StoneFeatures(dark=dark, bright=-dark, cross=cross)
+    return StoneFeatures(dark=dark, bright=-dark)

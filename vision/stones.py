@@ -44,9 +44,7 @@ def read_stones(image: npt.NDArray[np.uint8], grid: Grid | BoardSampler) -> Ston
     StoneReading
     """
     sampler = grid if isinstance(grid, BoardSampler) else BoardSampler.for_grid(grid)
-    features = stone_features(
-        sampler.warp(image), sampler.grid.size, plane=sampler.warp(image, plane=True)
-    )
+    features = stone_features(sampler.warp(image), sampler.grid.size)
     labels, confidence = classify(features)
     board = tuple("".join(row) for row in labels)
     return StoneReading(board=board, confidence=confidence, suspicions=suspicions(board))
