@@ -137,7 +137,12 @@ class BoardSampler:
         lifted = lift_homography(grid.homography, grid.image_shape, lift)
         full = (apply_homography(lifted, lattice) + bend).astype(np.float32)
         map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
-        return cls(grid=grid, cell=cell, map1=map1, map2=map2)
+        return cls(
+            grid=grid,
+            cell=cell,
+            map1=np.asarray(map1, dtype=np.int16),
+            map2=np.asarray(map2, dtype=np.uint16),
+        )
 
     def warp(self, image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """The straightened board, ndarray of shape ((N+2)*cell, (N+2)*cell, 3), uint8."""

@@ -270,10 +270,8 @@ def _refine_lines(
     )
     for family in ("row", "col"):
         for points, ends in zip(samples[family], fallback[family], strict=True):
-            line = None
-            if points is not None:
-                line = _fit_line(_undistort(points, centre, radius, k1))
-            if line is None:
+            line = None if points is None else _fit_line(_undistort(points, centre, radius, k1))
+            if line is None or points is None:
                 ends_u = _undistort(ends, centre, radius, k1)
                 line = np.cross(np.append(ends_u[0], 1.0), np.append(ends_u[1], 1.0))
                 support[family].append(0.0)
@@ -469,9 +467,8 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     height, width = gray.shape
     scale = WORK_SIDE / max(height, width)
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    work = cv2.resize(
-        gray, (round(width * scale), round(height * scale)), interpolation=interpolation
-    )
+    size_work = (round(width * scale), round(height * scale))
+    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
     response = line_response(work, width=7)
     threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     threshold = max(threshold, 12.0)
@@ -517,7 +514,7 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
     evidence = _crossing_evidence(dilated, to_work, us, vs)
     r0, c0, mean_evidence = _best_window(evidence, size)
-    lattice = np.stack(
+    window_points = np.stack(
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
     ).reshape(-1, 2)
     scaled = response.astype(np.float32) / max(threshold, 1.0)
@@ -530,7 +527,9 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
         points_work, weight, line_share = refined
         if converged:
             break
-        better = fit_homography(lattice, points_work.reshape(-1, 2), weights=weight.ravel() + 1e-3)
+        better = fit_homography(
+            window_points, points_work.reshape(-1, 2), weights=weight.ravel() + 1e-3
+        )
         if better is None:
             return _failure("refined grid is degenerate")
         # Re-anchor the whole lattice on the refined lines and look for the window again.

@@ -32,7 +32,7 @@ def line_response(gray: npt.NDArray[np.uint8], *, width: int = 7) -> npt.NDArray
     ndarray of shape (H, W), uint8
     """
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
-    return cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    return np.asarray(cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel), dtype=np.uint8)
 
 
 @dataclass(frozen=True, eq=False)

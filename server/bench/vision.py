@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
                 start = time.perf_counter()
                 read_stones(image, sampler)
                 read_ms[case.folder].append(_ms(start))
-        hd = cv2.resize(image, (1920, 1080), interpolation=cv2.INTER_LINEAR)
+        hd = np.asarray(cv2.resize(image, (1920, 1080), interpolation=cv2.INTER_LINEAR), np.uint8)
         start = time.perf_counter()
         found = detect_board(hd, size=case.size)
         if found.grid is not None:
