@@ -65,7 +65,8 @@ class Camera:
             ux = np.where(z > 1e-9, cam[..., 0] / z, np.nan)
             uy = np.where(z > 1e-9, cam[..., 1] / z, np.nan)
         ru = np.hypot(ux, uy)
-        rd = _distorted_radius(ru, self.k1)
+        reach = 1.25 * math.hypot(self.width / 2.0, self.height / 2.0) / self.focal
+        rd = _distorted_radius(ru, self.k1, reach=reach)
         with np.errstate(divide="ignore", invalid="ignore"):
             scale = np.where(ru > 0, rd / ru, 1.0)
         cx, cy = self.centre
@@ -151,16 +152,27 @@ def _upsample(grid: FloatArray, step: int, width: int, height: int) -> FloatArra
     return result
 
 
-def _distorted_radius(ru: FloatArray, k1: float) -> FloatArray:
-    """Solve ``rd · (1 + k1 · rd²) = ru`` for ``rd`` by Newton's method."""
+def _distorted_radius(ru: FloatArray, k1: float, *, reach: float) -> FloatArray:
+    """Solve ``rd · (1 + k1 · rd²) = ru`` for ``rd`` by Newton's method.
+
+    Beyond ``reach`` (well outside the picture) the lens model stops being one to one
+    when ``k1 < 0``; there the mapping continues in a straight line, so that things
+    far outside the picture (an arm's shoulder) still project on the right side.
+    """
     rd = np.array(ru, dtype=np.float64, copy=True)
     if k1 == 0.0:
         return rd
+    if k1 < 0:
+        reach = min(reach, 0.9 * (2.0 / 3.0) / math.sqrt(-3.0 * k1))
+    inside = np.minimum(rd, reach)
+    r = np.array(inside, copy=True)
     for _ in range(30):
-        f = rd * (1.0 + k1 * rd * rd) - ru
-        df = 1.0 + 3.0 * k1 * rd * rd
-        rd = rd - f / df
-    return rd
+        f = r * (1.0 + k1 * r * r) - inside
+        df = 1.0 + 3.0 * k1 * r * r
+        r = r - f / df
+    slope = 1.0 / (1.0 + 3.0 * k1 * r * r)
+    result: FloatArray = np.where(rd > reach, r + (rd - reach) * slope, r)
+    return result
 
 
 def look_rotation(*, tilt: float, azimuth: float, roll: float) -> FloatArray:
