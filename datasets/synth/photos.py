@@ -219,7 +219,7 @@ def render_photo(
         else:
             board, origin = _sample_position(spec.size, ranges, files, rng=position_rng)
     stone_spec = StoneSpec(
-        diameter=float(rng.uniform(21.9, 22.5)), thickness=float(rng.uniform(7.5, 10.5))
+        diameter=float(rng.uniform(22.0, 23.0)), thickness=float(rng.uniform(7.5, 10.5))
     )
     camera = _place_camera(spec, ranges, width, height, rng=rng)
     light = Light(

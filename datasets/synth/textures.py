@@ -127,9 +127,14 @@ def board_texture(
         angle=look.grain_angle,
         rng=rng,
     )
+    # Wear: faint stains and rubbed patches, as on a board that has been played on.
+    wear = smooth_noise((ch, cw), cells=14, rng=rng)
+    face *= (1.0 - 0.05 * np.clip(wear - 1.2, 0.0, None))[..., None]
     if (ch, cw) != (h, w):
         face = f32(cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR))
     ink = grid_coverage(spec, scale=scale, shape=(h, w))
+    # Printed or inked lines are not perfectly even in darkness.
+    ink *= 1.0 - 0.2 * np.clip(smooth_noise((h, w), cells=30, rng=rng), 0.0, 1.0)
     line = np.array(look.line_color, dtype=np.float32)
     face = face * (1.0 - ink[..., None]) + line * ink[..., None]
     return f32(face)
