@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine import Board, Color, Game, Move, Point
-from engine.referee import ALERT_KINDS, Declaration, Observation
+from engine.observation import Declaration, Observation
+from engine.referee import ALERT_KINDS
 from engine.sgf import GameRecord
 
 #: Violations that can be injected into a real game's stream.

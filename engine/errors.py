@@ -14,9 +14,20 @@ class CoordinateError(KifuError):
 class IllegalMoveError(KifuError):
     """A move the rules do not allow; ``reason`` is one of :data:`REASONS`."""
 
-    REASONS = ("occupied", "suicide", "ko", "repetition", "wrong turn", "game over", "off board")
+    REASONS = (
+        "occupied",
+        "suicide",
+        "ko",
+        "repetition",
+        "wrong turn",
+        "game over",
+        "off board",
+        "no move",
+    )
 
     def __init__(self, message: str, *, reason: str) -> None:
+        if reason not in self.REASONS:
+            raise ValueError(f"unknown reason {reason!r} for {message!r}")
         super().__init__(message)
         self.reason = reason
 

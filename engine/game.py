@@ -87,6 +87,7 @@ class Game:
         self.resigned: Color | None = None
         #: Changes made by :meth:`edit`, each with the number of moves before it.
         self.edits: list[tuple[int, dict[Point, Color | None]]] = []
+        self._resumed_at = 0
         self._ko: int | None = None
         self._undo: list[_Undo] = []
         self._seen: dict[int, int] = {self._key(self.to_move): 1}
@@ -113,7 +114,7 @@ class Game:
         if self.resigned is not None:
             return True
         history = self.history
-        if len(history) < 2 or history[-1].move.point is not None:
+        if len(history) - self._resumed_at < 2 or history[-1].move.point is not None:
             return False  # the usual case, answered without a scan: the last move was a stone
         return all(played.move.is_pass and not played.lost_turn for played in history[-2:])
 
@@ -183,6 +184,11 @@ class Game:
         key = self._key(self.to_move)
         self._seen[key] = self._seen.get(key, 0) + 1
 
+    def resume(self) -> None:
+        """Go on playing after two passes (the players did not agree the game was over,
+        or a record continues); the passes so far no longer end the game."""
+        self._resumed_at = len(self.history)
+
     def resign(self, color: Color) -> None:
         if self.is_over:
             raise IllegalMoveError(
@@ -193,9 +199,10 @@ class Game:
     def undo(self) -> PlayedMove:
         """Take back the last move and return it; a resignation is withdrawn too."""
         if not self._undo:
-            raise IllegalMoveError("no move to take back", reason="game over")
+            raise IllegalMoveError("no move to take back", reason="no move")
         self.resigned = None
         played = self.history.pop()
+        self._resumed_at = min(self._resumed_at, len(self.history))
         step = self._undo.pop()
         self._seen[step.key] -= 1
         if not self._seen[step.key]:
@@ -299,6 +306,7 @@ class Game:
         game.captures = dict(self.captures)
         game.resigned = self.resigned
         game.edits = self.edits.copy()
+        game._resumed_at = self._resumed_at
         game._ko = self._ko
         game._undo = self._undo.copy()
         game._seen = dict(self._seen)

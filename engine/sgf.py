@@ -89,7 +89,9 @@ class GameRecord:
         for number, move in enumerate(self.moves, start=1):
             while edits and edits[0][0] < number:
                 game.edit(dict(edits.pop(0)[1]))
-            if move.color is not game.to_move and not game.is_over:
+            if game.is_over and game.resigned is None:
+                game.resume()  # the record goes on after two passes (or a lost turn and a pass)
+            if move.color is not game.to_move:
                 game.to_move = move.color
             try:
                 game.play(move)

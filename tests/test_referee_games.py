@@ -20,8 +20,8 @@ import pytest
 
 from datasets.observations import INJECTABLE, ObservationStream, observation_stream
 from engine.referee import (
-    AlertClosed,
     AlertEvent,
+    AlertUpdate,
     Declaration,
     EndEvent,
     Event,
@@ -123,7 +123,7 @@ def check_injected(
         want = [(a.kind, a.color, a.t) for a in stream.alerts]
         got = raised(events)
         injected["loss_by_warnings"] += sum(kind == "loss_by_warnings" for kind, _, _ in want)
-        resolved = [e.t for e in events if isinstance(e, AlertClosed) and e.type == "resolved"]
+        resolved = [e.t for e in events if isinstance(e, AlertUpdate) and e.type == "resolved"]
         if got != want or referee.game.moves != stream.moves or resolved != stream.resolved_at:
             wrong.append(
                 f"{name}: alerts {got} != {want}"

@@ -15,8 +15,8 @@ import pytest
 from engine import Color
 from engine.referee import (
     ALERT_KINDS,
-    AlertClosed,
     AlertEvent,
+    AlertUpdate,
     Declaration,
     EndEvent,
     Event,
@@ -112,7 +112,7 @@ def moves(events: list[Event]) -> list[str]:
 
 
 def closed(events: list[Event]) -> list[tuple[str, str]]:
-    return [(e.type, e.alert) for e in events if isinstance(e, AlertClosed)]
+    return [(e.type, e.alert) for e in events if isinstance(e, AlertUpdate)]
 
 
 def check_alert(
@@ -1918,7 +1918,13 @@ def test_two_passes_then_the_counted_position() -> None:
     score = data["score"]
     assert (score["black"], score["white"], score["komi"]) == (28, 20, 7.5)
     assert score["penalties"] == {"B": 0, "W": 1}
-    assert referee.observe(seen(107, INVADED)) == []
+    # The players put B4 back (they no longer agree it is dead): the count is corrected.
+    (again,) = referee.observe(seen(107, INVADED))
+    assert isinstance(again, EndEvent)
+    assert (again.dead, again.t) == ((), 107)
+    # Clearing the board afterwards takes live stones off too: that is no count.
+    assert referee.observe(seen(108, "\n".join([". . . . . . ."] * SIZE))) == []
+    assert referee.ended is again
 
 
 def test_a_game_lost_by_warnings_ends_as_a_forfeit() -> None:

@@ -9,7 +9,8 @@ from typing import Any
 
 from engine import Rules
 from engine.errors import KifuError
-from engine.referee import Declaration, Observation, Referee, parse_line
+from engine.observation import Declaration, Observation, parse_line
+from engine.referee import Referee
 from engine.sgf import write_sgf
 
 
