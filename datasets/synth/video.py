@@ -33,7 +33,6 @@ from datasets.synth.model import Board, BoardSpec, Stone, StoneSpec
 from datasets.synth.photos import aim_camera, camera_from_params, canonical_corners, grid_points
 from datasets.synth.render import Light, Scene, render_scene
 from datasets.synth.textures import sample_board_look
-from engine.referee import Declaration, Observation
 from engine.sgf import GameRecord, read_sgf
 
 VIOLATIONS = INJECTABLE
@@ -302,7 +301,8 @@ def render_video(
     # -- the timeline ------------------------------------------------------------
     timeline = _Timeline(fps, spec, rng, sides, [["."] * spec.size for _ in range(spec.size)])
     poses = [Pose((0.0, 0.0, 0.0), (0.0, 0.0))]
-    observations = [item for item in stream.items if isinstance(item, Observation)]
+    # Observations carry a board; declarations (pass, resign) do not.
+    observations = [item for item in stream.items if hasattr(item, "board")]
     nudge_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
     shift_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
     seen_at: dict[float, float] = {}
@@ -312,23 +312,24 @@ def render_video(
     timeline.still(1.0)
     index = 0
     for item in stream.items:
-        if isinstance(item, Declaration):
+        seen: Board | None = getattr(item, "board", None)
+        if seen is None:
             declarations.append(dict(item.to_json(), t=round(timeline.t, 3)))
             timeline.still(0.6)
             continue
         before = timeline.board()
         changes = [
-            ((r, c), item.board[r][c])
+            ((r, c), seen[r][c])
             for r in range(spec.size)
             for c in range(spec.size)
-            if item.board[r][c] != before[r][c]
+            if seen[r][c] != before[r][c]
         ]
         if changes:
             actor = _actor(changes, before)
             timeline.trip(_order(changes), sides[actor])
         seen_at[item.t] = round(timeline.t, 3)
         still_frames.append(
-            {"t": round(timeline.t, 3), "frame": len(timeline.frames), "board": list(item.board)}
+            {"t": round(timeline.t, 3), "frame": len(timeline.frames), "board": list(seen)}
         )
         pause = (
             float(rng.uniform(0.4, 1.4)) if rng.uniform() < 0.9 else float(rng.uniform(2.0, 3.5))
