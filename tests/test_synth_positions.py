@@ -49,6 +49,7 @@ def test_edge_cases_are_what_they_say(size: int) -> None:
     first = edge_case("first_line", size, rng=rng)
     assert stones(first) > 0
     assert all(ch == "." for row in first[1:-1] for ch in row[1:-1])
+    assert every_chain_breathes(first)
     full = edge_case("nearly_full", size, rng=rng)
     assert stones(full) > 0.75 * size * size
     assert every_chain_breathes(full)

@@ -98,19 +98,26 @@ def edge_case(kind: str, size: int, *, rng: np.random.Generator) -> Board:
     if kind == "empty":
         return tuple("." * size for _ in range(size))
     if kind == "first_line":
-        cells = [["."] * size for _ in range(size)]
-        for r in range(size):
-            for c in range(size):
-                if (r in (0, size - 1) or c in (0, size - 1)) and rng.uniform() < 0.4:
-                    cells[r][c] = "X" if rng.uniform() < 0.5 else "O"
-        return tuple("".join(line) for line in cells)
+        # Played in random order with captures, so every chain keeps a liberty.
+        board = EngineBoard(size)
+        edge = [
+            (r, c)
+            for r in range(size)
+            for c in range(size)
+            if min(r, c, size - 1 - r, size - 1 - c) == 0
+        ]
+        for k in rng.permutation(len(edge)):
+            if rng.uniform() < 0.4 and board[edge[k]] is None:
+                color = Color.BLACK if rng.uniform() < 0.5 else Color.WHITE
+                board.play(color, edge[k], allow_suicide=True)
+        return tuple(board.rows())
     if kind == "nearly_full":
         return _nearly_full(size, rng=rng)
     raise SynthError(f"unknown edge case {kind!r}; expected one of {', '.join(EDGE_CASES)}")
 
 
 def _nearly_full(size: int, *, rng: np.random.Generator) -> Board:
-    """A board with few empty points: big walls of each colour, as at a game's end."""
+    """A board with few empty points: big areas of each colour, every chain with a liberty."""
     black = rng.uniform(size=(size, size)) < 0.5
     # Smooth into territories so that groups are big.
     for _ in range(3):
@@ -121,13 +128,14 @@ def _nearly_full(size: int, *, rng: np.random.Generator) -> Board:
             for dc in (-1, 0, 1)
         )
         black = np.asarray(votes >= 5, dtype=bool)
-    empty = rng.uniform(size=(size, size)) < 0.06
-    # Playing the points in random order, captures and self-captures included, leaves
-    # every chain a liberty, as in a real position.
-    board = EngineBoard(size)
-    for flat in rng.permutation(size * size):
-        r, c = divmod(int(flat), size)
-        if not empty[r, c] and board[(r, c)] is None:
-            color = Color.BLACK if black[r, c] else Color.WHITE
-            board.play(color, (r, c), allow_suicide=True)
+    cells = np.where(black, "X", "O")
+    cells[rng.uniform(size=(size, size)) < 0.06] = "."
+    # A chain left without a liberty gives up one of its points until none is left.
+    while True:
+        board = EngineBoard.from_diagram("".join(row) for row in cells)
+        dead = [sorted(chain) for _, chain, liberties in board.chains() if not liberties]
+        if not dead:
+            break
+        for chain in dead:
+            cells[chain[int(rng.integers(len(chain)))]] = "."
     return tuple(board.rows())
