@@ -9,6 +9,10 @@ BIN := $(VENV)/bin
 .PHONY: demo test lint venv clean
 
 $(BIN)/python:
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
+		{ echo "Kifu needs Python 3.11 or newer ($(PYTHON) is older)"; exit 1; }
+	@$(PYTHON) -c 'import ensurepip' 2>/dev/null || \
+		{ echo "$(PYTHON) cannot make a venv: install python3-venv (apt install python3-venv)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 

@@ -18,7 +18,7 @@ from engine.board import Board
 from engine.errors import IllegalMoveError
 from engine.point import Color, Move, Point
 from engine.rules import KoRule, Rules
-from engine.scoring import Score, count
+from engine.scoring import Score, count, default_komi
 
 _CODE = {Color.BLACK: 1, Color.WHITE: 2}
 _OPPONENT = {Color.BLACK: Color.WHITE, Color.WHITE: Color.BLACK}
@@ -80,7 +80,7 @@ class Game:
         self.handicap = handicap
         #: Komi in points; a handicap game's Black gives back half the handicap
         #: stones instead, so its komi defaults to zero.
-        self.komi = komi if komi is not None else (self.rules.komi if handicap < 2 else 0.0)
+        self.komi = default_komi(self.rules, handicap) if komi is None else komi
         self.to_move = to_move or (Color.WHITE if handicap >= 2 else Color.BLACK)
         self.history: list[PlayedMove] = []
         self.captures = {Color.BLACK: 0, Color.WHITE: 0}

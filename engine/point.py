@@ -80,7 +80,12 @@ class Point(NamedTuple):
     def from_gtp(cls, text: str, size: int) -> Point:
         """Parse a GTP vertex such as "D4" or "q16" (no "I" column)."""
         vertex = text.strip().upper()
-        if len(vertex) < 2 or vertex[0] not in GTP_COLUMNS[:size] or not vertex[1:].isdigit():
+        digits = vertex[1:]
+        if (
+            len(vertex) < 2
+            or vertex[0] not in GTP_COLUMNS[:size]
+            or not (digits.isascii() and digits.isdecimal())
+        ):
             raise CoordinateError(f"not a point on a {size}x{size} board: {text!r}")
         number = int(vertex[1:])
         if not 1 <= number <= size:
@@ -89,6 +94,8 @@ class Point(NamedTuple):
 
     def sgf(self) -> str:
         """The SGF point, column letter first: ``Point(3, 2).sgf() == "cd"``."""
+        if not (0 <= self.row < len(SGF_LETTERS) and 0 <= self.col < len(SGF_LETTERS)):
+            raise CoordinateError(f"{self!r} has no SGF name")
         return SGF_LETTERS[self.col] + SGF_LETTERS[self.row]
 
     @classmethod

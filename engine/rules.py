@@ -107,6 +107,9 @@ class Rules:
     def __str__(self) -> str:
         return self.text()
 
+    def __repr__(self) -> str:
+        return f"Rules.parse({self.text()!r})"
+
     def with_komi(self, komi: float) -> Rules:
         return replace(self, komi=komi)
 

@@ -132,6 +132,12 @@ class Score:
         }
 
 
+def default_komi(rules: Rules, handicap: int = 0) -> float:
+    """The rules' komi in an even game; none in a handicap game, where Black gives
+    back half the handicap stones instead."""
+    return rules.komi if handicap < 2 else 0.0
+
+
 def count(
     board: Board,
     rules: Rules,
@@ -147,7 +153,7 @@ def count(
     ``prisoners`` (stones each colour captured) matter only for territory scoring.
     ``penalties`` are warnings per player (Art. 24), one stone each.
     """
-    komi = rules.komi if komi is None else komi
+    komi = default_komi(rules, handicap) if komi is None else komi
     final = board.copy()
     dead_by = {Color.BLACK: 0, Color.WHITE: 0}
     for point in dead:

@@ -203,8 +203,9 @@ def read_sgf(data: bytes, *, name: str = "<sgf>") -> GameRecord:
         time_ident = "BL" if color is Color.BLACK else "WL"
         try:
             time_left = float(node.get(time_ident)) if node.has_property(time_ident) else None
-        except ValueError:
-            raise SgfError(f"{name}: move {number}: bad {time_ident} value") from None
+        except ValueError:  # the time left touches no move: note it, keep the record
+            warnings.append(f"move {number}: {time_ident} value is malformed; ignored")
+            time_left = None
         notes.append(NodeInfo(comment=_text(node, "C"), time_left=time_left))
     return GameRecord(
         size=size,

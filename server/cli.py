@@ -1,13 +1,15 @@
 """The ``kifu`` command: a thin dispatcher over the subcommand modules.
 
 Every domain error (a ``ValueError`` subclass from the engine, vision or datasets)
-becomes one clear line on stderr and exit status 2, never a traceback.
+becomes one clear line on stderr and exit status 2, never a traceback; set
+``KIFU_DEBUG=1`` to see the traceback instead.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -39,6 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         status: int = args.func(args)
     except (ValueError, OSError) as error:
+        if os.environ.get("KIFU_DEBUG"):
+            raise  # a developer wants the traceback
         print(f"kifu {args.command}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -162,13 +162,12 @@ def test_a_record_that_breaks_the_rules_stops_at_the_illegal_move() -> None:
         (b"(;SZ[26];B[aa])", r"^broken\.sgf: board size 26 not supported"),
         (b"(;SZ[9];B[ee];W[zz])", r"^broken\.sgf: move 2: W\[zz\] is not a point on a 9x9 board"),
         (b"(;SZ[9];B[ee];W[jj])", r"^broken\.sgf: move 2: W\[jj\] is not a point"),
-        (b"(;SZ[9];B[ee]BL[soon])", r"^broken\.sgf: move 1: bad BL value"),
         (b"(;SZ[9]AB[zz];B[ee])", r"^broken\.sgf: bad setup stones"),
         (b"(;SZ[9];B[ee];W[z\nz])", r"^broken\.sgf: move 2: W\[z\\nz\] is not a point"),
         (b"(;CA[U\nTF-8]SZ[9];B[ee])", r"^broken\.sgf: not a readable .* U\\nTF-8"),
     ],
     ids=[
-        *("not sgf", "unclosed", "too small", "too big", "off board", "just off", "time"),
+        *("not sgf", "unclosed", "too small", "too big", "off board", "just off"),
         *("setup", "line break in a move", "line break in the charset"),
     ],
 )
@@ -187,6 +186,12 @@ def test_malformed_headers_that_touch_no_move_are_warnings() -> None:
         "HA[two] is malformed; ignored",
     )
     assert list(record.moves) == [Move.play(B, (4, 4))]
+
+
+def test_a_malformed_time_left_is_a_warning_too() -> None:
+    record = read_sgf(b"(;SZ[9];B[ee]BL[soon];W[dd]WL[12.5])")
+    assert record.warnings == ("move 1: BL value is malformed; ignored",)
+    assert [note.time_left for note in record.notes] == [None, 12.5]
 
 
 def test_a_game_written_from_play_reads_back_to_the_same_board() -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from engine import Color, Rules
 from engine.errors import KifuError
 from engine.sgf import GameRecord, read_sgf
+from server import args as args_
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +28,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--rules",
         default="chinese",
-        type=Rules.parse,
+        type=args_.rules,
         help="chinese (default), japanese, korean, or key=value list",
     )
     parser.set_defaults(func=run)

@@ -12,6 +12,7 @@ from engine.errors import KifuError
 from engine.observation import Declaration, Observation, parse_line
 from engine.referee import Referee
 from engine.sgf import write_sgf
+from server import args as args_
 
 
 def register(subparsers: Any) -> None:
@@ -27,12 +28,16 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("log", type=Path, metavar="LOG.jsonl")
     parser.add_argument("--sgf", type=Path, metavar="OUT.sgf", help="write the record here")
-    parser.add_argument("--komi", type=float, default=None, help="komi in points (7.5)")
-    parser.add_argument("--handicap", type=int, default=0, metavar="N")
-    parser.add_argument("--rules", type=Rules.parse, default=Rules.chinese(), help="chinese")
+    parser.add_argument(
+        "--komi", type=args_.komi, default=None, help="komi in points (7.5; 0 with handicap)"
+    )
+    parser.add_argument("--handicap", type=args_.handicap, default=0, metavar="N")
+    parser.add_argument(
+        "--rules", type=args_.rules, default=Rules.chinese(), help="chinese (default), japanese"
+    )
     parser.add_argument(
         "--min-confidence",
-        type=float,
+        type=args_.unit,
         default=0.5,
         help="points read with less confidence are unknown, not evidence",
     )
