@@ -90,26 +90,18 @@ DRAWN_VIEWS = pytest.mark.parametrize(
 )
 
 
-def _worst_error_in_cells(corners: list[tuple[int, int]]) -> float:
+def _worst_error_px(corners: list[tuple[int, int]]) -> float:
     image, truth = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(5))
     detection = detect_board(image, size=19)
     assert detection, detection.reason
     assert detection.confidence > 0.8
     error = np.linalg.norm(detection.intersections - truth, axis=-1)
-    return float(error.max() / np.median(detection.grid.spacing()))  # type: ignore[union-attr]
+    return float(error.max())
 
 
-@DRAWN_VIEWS
-def test_detect_board_puts_every_intersection_within_a_quarter_cell(
-    corners: list[tuple[int, int]],
-) -> None:
-    assert _worst_error_in_cells(corners) < 0.25
-
-
-@pytest.mark.xfail(reason="sub-pixel refinement not reached yet: outer lines off by ~0.2 cell")
 @DRAWN_VIEWS
 def test_detect_board_is_sub_pixel_on_a_drawn_grid(corners: list[tuple[int, int]]) -> None:
-    assert _worst_error_in_cells(corners) < 0.04
+    assert _worst_error_px(corners) < 1.0
 
 
 def test_given_corners_skip_the_search() -> None:

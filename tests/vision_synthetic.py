@@ -46,16 +46,19 @@ def draw_board(
                 cv2.circle(flat, centre, int(0.47 * cell), (235, 238, 240), -1, cv2.LINE_AA)
                 cv2.circle(flat, centre, int(0.47 * cell), (150, 150, 150), 1, cv2.LINE_AA)
     last = margin + (n - 1) * cell
-    source = np.float32([[margin, margin], [last, margin], [last, last], [margin, last]])
-    target = np.float32(corners)
-    matrix = cv2.getPerspectiveTransform(source, target)
+    source = np.array([[margin, margin], [last, margin], [last, last], [margin, last]], np.float32)
+    target = np.array(corners, np.float32)
+    matrix = np.asarray(cv2.getPerspectiveTransform(source, target), dtype=np.float64)
     width, height = image_size
     table = np.full((height, width, 3), (90, 60, 50), np.uint8)
-    image = cv2.warpPerspective(
-        flat, matrix, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT
+    image = np.asarray(
+        cv2.warpPerspective(
+            flat, matrix, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT
+        ),
+        dtype=np.uint8,
     )
     grid = np.stack(np.meshgrid(np.arange(n), np.arange(n)), -1).astype(np.float64)
     flat_points = margin + grid * cell
     ones = np.ones((*flat_points.shape[:2], 1))
     mapped = np.concatenate([flat_points, ones], -1) @ matrix.T
-    return image, mapped[..., :2] / mapped[..., 2:3]
+    return image, np.asarray(mapped[..., :2] / mapped[..., 2:3], dtype=np.float64)

@@ -220,6 +220,7 @@ def _refine_lines(
     offsets = np.linspace(-reach, reach, 25)
     # Between intersections, where the crossing line does not blur the peak.
     along = np.arange(0.0, n - 1 + 1e-9, 0.5)
+    between = np.abs(along - np.round(along)) > 0.25
     found_total, tried_total = 0, 0
     lines: dict[str, list[FloatArray]] = {"row": [], "col": []}
     support: dict[str, list[float]] = {"row": [], "col": []}
@@ -248,7 +249,8 @@ def _refine_lines(
             good = (peak > 0) & (peak < len(offsets) - 1) & (top > 0.5)
             tried_total += len(along)
             found_total += int(good.sum())
-            idx = np.nonzero(good)[0]
+            # At a crossing the other line makes the peak ambiguous: fit between them.
+            idx = np.nonzero(good & between)[0]
             if len(idx) >= 4:
                 p = peak[idx]
                 a, b, c = values[idx, p - 1], values[idx, p], values[idx, p + 1]
@@ -276,7 +278,7 @@ def _refine_lines(
                 line = np.cross(np.append(ends_u[0], 1.0), np.append(ends_u[1], 1.0))
                 support[family].append(0.0)
             else:
-                support[family].append(len(points) / len(along))
+                support[family].append(len(points) / int(between.sum()))
             lines[family].append(line)
     rows = np.array(lines["row"])
     cols = np.array(lines["col"])
@@ -383,7 +385,7 @@ def _canonical_order(intersections: FloatArray) -> FloatArray:
     return np.ascontiguousarray(best[2])
 
 
-def grid_from_corners(corners: FloatArray, *, size: int, image_shape: tuple[int, int]) -> Grid:
+def grid_from_corners(corners: npt.ArrayLike, *, size: int, image_shape: tuple[int, int]) -> Grid:
     """A grid from the four corner intersections given by hand.
 
     Parameters
@@ -418,7 +420,7 @@ def detect_board(
     image: npt.NDArray[np.uint8],
     *,
     size: int = 19,
-    corners: FloatArray | None = None,
+    corners: npt.ArrayLike | None = None,
     rng: np.random.Generator | None = None,
 ) -> BoardDetection:
     """Find a board's grid in a photo, with no clicks.

@@ -1,0 +1,156 @@
+"""Reading the real photos of ``../shared/datasets/photos``: every photo a case.
+
+The issue's bars are asserted as they stand: every intersection right on at least
+95 % of photos and 99.9 % of all intersections right. Where Kifu does not reach
+them yet, the test is an expected failure (strict: it fails the day it passes,
+so the mark gets removed) next to a floor at the level reached, so that a
+regression still fails.
+
+A few truth files disagree with their photos; ``TRUTH_CORRECTIONS`` lists those
+points with the evidence, and the per-photo cases compare with the corrected
+truth (``kifu bench vision`` reports against the files as they are).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from datasets.real import PhotoCase, photo_cases
+from tests.conftest import SHARED_DATASETS
+from vision import BoardDetection, StoneReading, detect_board, read_stones
+
+#: Points where a truth file contradicts its photo: photo name -> {(row, col): mark}.
+TRUTH_CORRECTIONS: dict[str, dict[tuple[int, int], str]] = {
+    # Two white stones stand left of the black wall on row 6 (plain in the photo:
+    # they touch the black stone at (6, 3)); the truth file has both points empty.
+    "gomrade/2/67.jpg": {(6, 1): "O", (6, 2): "O"},
+    # Frames t2_052..t2_054 show the same black stones at (9, 16) and (10, 16)
+    # (the pixels there are the same in all three); the truth of 052 says so, the
+    # truth of 053 and 054 moves them to (8, 16).
+    "imago-tests/t2/skip/t2_053.jpg": {(8, 16): ".", (9, 16): "X", (10, 16): "X"},
+    "imago-tests/t2/skip/t2_054.jpg": {(8, 16): ".", (10, 16): "X"},
+}
+
+#: Photos not read entirely right yet, and why.
+NOT_YET_READ: dict[str, str] = {
+    "gomrade/1/11.jpg": "dim blue light: grid one column off, stone shadows read as black",
+    "gomrade/4/28.jpg": "two white stones barely brighter than the pale board",
+    "imago-tests/t1/t1_009.jpg": "white stone at (14, 16) barely brighter than the pale board",
+    "imago-tests/t1/t1_011.jpg": "white stone at (14, 16) barely brighter than the pale board",
+    "imago-tests/t2/skip/t2_008.jpg": "a finger placing a stone at (6, 0) is read as white",
+    "imago-tests/t2/skip/t2_076.jpg": "off-centre white stone at (17, 16) missed",
+    "imago-tests/t2/skip/t2_078.jpg": "bright wood at the lower right read as white stones",
+    "imago-tests/t2/skip/t2_100.jpg": "off-centre white stone at (17, 16) missed",
+    "imago-tests/t2/skip/t2_103.jpg": "off-centre white stone at (17, 16) missed",
+    "imago-tests/t2/t2_101.jpg": "off-centre white stone at (17, 16) missed",
+    "imago-tests/t3/t3_003.jpg": "a hand at the left edge is read as white stones",
+}
+
+#: Levels reached (the floors under the bars): all-right photos, intersections.
+REACHED_PHOTOS = 60
+REACHED_POINTS = 0.997
+
+
+@dataclass(frozen=True)
+class Result:
+    case: PhotoCase
+    truth: tuple[str, ...]
+    detection: BoardDetection
+    reading: StoneReading | None
+
+    def wrong(self) -> list[tuple[int, int, str, str]]:
+        """(row, col, truth, read) wherever the reading differs from the truth."""
+        if self.reading is None:
+            return [(-1, -1, "board", "none")]
+        return [
+            (r, c, t, m)
+            for r, (truth_row, read_row) in enumerate(
+                zip(self.truth, self.reading.board, strict=True)
+            )
+            for c, (t, m) in enumerate(zip(truth_row, read_row, strict=True))
+            if t != m
+        ]
+
+
+def corrected(case: PhotoCase) -> tuple[str, ...]:
+    rows = [list(row) for row in case.board]
+    for (r, c), mark in TRUTH_CORRECTIONS.get(case.name, {}).items():
+        rows[r][c] = mark
+    return tuple("".join(row) for row in rows)
+
+
+def _cases() -> list[PhotoCase]:
+    folder = SHARED_DATASETS / "photos"
+    return photo_cases(folder) if folder.is_dir() else []
+
+
+CASES = _cases()
+
+
+@pytest.fixture(scope="session")
+def results(shared_datasets: Path) -> dict[str, Result]:
+    """Every photo detected and read once per test session (about half a minute)."""
+    out: dict[str, Result] = {}
+    for case in photo_cases(shared_datasets / "photos"):
+        image = case.load().image
+        detection = detect_board(image, size=case.size)
+        reading = None if detection.grid is None else read_stones(image, detection.grid)
+        out[case.name] = Result(case, corrected(case), detection, reading)
+    return out
+
+
+def _param(case: PhotoCase) -> object:
+    marks = []
+    if case.name in NOT_YET_READ:
+        marks.append(pytest.mark.xfail(reason=NOT_YET_READ[case.name], strict=True))
+    return pytest.param(case.name, id=case.name, marks=marks)
+
+
+@pytest.mark.parametrize("name", [_param(case) for case in CASES] or ["<no shared datasets>"])
+def test_every_intersection_is_read_right(results: dict[str, Result], name: str) -> None:
+    result = results[name]
+    assert result.detection, result.detection.reason
+    assert result.wrong() == []
+
+
+def test_truth_corrections_point_at_real_disagreements(shared_datasets: Path) -> None:
+    cases = {case.name: case for case in photo_cases(shared_datasets / "photos")}
+    for name, points in TRUTH_CORRECTIONS.items():
+        for (r, c), mark in points.items():
+            assert cases[name].board[r][c] != mark, (name, r, c)
+
+
+def test_the_board_is_found_on_every_photo(results: dict[str, Result]) -> None:
+    missing = [name for name, result in results.items() if not result.detection]
+    assert missing == []
+
+
+def _all_right(results: dict[str, Result]) -> int:
+    return sum(not result.wrong() for result in results.values())
+
+
+def _point_accuracy(results: dict[str, Result]) -> float:
+    total = sum(result.case.size**2 for result in results.values())
+    wrong = sum(len(result.wrong()) for result in results.values())
+    return 1.0 - wrong / total
+
+
+def test_photos_read_entirely_right_at_the_level_reached(results: dict[str, Result]) -> None:
+    assert _all_right(results) >= REACHED_PHOTOS
+
+
+def test_intersections_read_right_at_the_level_reached(results: dict[str, Result]) -> None:
+    assert _point_accuracy(results) >= REACHED_POINTS
+
+
+@pytest.mark.xfail(reason="bar not reached: 60/71 photos entirely right", strict=True)
+def test_bar_95_percent_of_photos_entirely_right(results: dict[str, Result]) -> None:
+    assert _all_right(results) >= 0.95 * len(results)
+
+
+@pytest.mark.xfail(reason="bar not reached: 99.8% of intersections", strict=True)
+def test_bar_999_permille_of_intersections_right(results: dict[str, Result]) -> None:
+    assert _point_accuracy(results) >= 0.999

@@ -1,0 +1,122 @@
+"""Reading stones on a known grid: the classifier, the sampler and rule hints."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision_synthetic import draw_board
+from vision import BoardSampler, VisionError, detect_board, grid_from_corners, read_stones
+from vision.classify import BLACK_DARKNESS, classify, white_threshold
+from vision.features import StoneFeatures
+from vision.hints import suspicions
+
+POSITION = [
+    "...................",
+    "...X...........O...",
+    "..XO...............",
+    "...O.......X.......",
+    "...................",
+    "...................",
+    "...................",
+    "...................",
+    "...................",
+    ".........X.........",
+    "...................",
+    "...................",
+    "...................",
+    "...................",
+    "...................",
+    "..O............XO..",
+    "...X...........OX..",
+    "...................",
+    "X.................O",
+]
+
+
+def features(dark: list[list[float]]) -> StoneFeatures:
+    values = np.array(dark, dtype=np.float64)
+    return StoneFeatures(dark=values, bright=-values)
+
+
+def test_classify_reads_dark_as_black_and_bright_as_white() -> None:
+    labels, confidence = classify(
+        features([[0.7, 0.0, -0.5], [0.01, -0.02, 0.0], [0.0, 0.02, 0.0]])
+    )
+    assert ["".join(row) for row in labels] == ["X.O", "...", "..."]
+    assert confidence[0, 0] == 1.0 and confidence[0, 2] == 1.0
+    assert np.all((confidence >= 0.5) & (confidence <= 1.0))
+
+
+def test_confidence_falls_to_a_half_on_the_threshold() -> None:
+    _, confidence = classify(features([[BLACK_DARKNESS + 1e-9, 0.0], [0.0, 0.0]]))
+    assert confidence[0, 0] == pytest.approx(0.5, abs=1e-6)
+
+
+def test_white_threshold_rises_with_a_noisy_board_but_not_below_its_floor() -> None:
+    rng = np.random.default_rng(4)
+    calm = rng.normal(0.0, 0.01, 361)
+    noisy = rng.normal(0.0, 0.06, 361)
+    assert white_threshold(calm) == pytest.approx(0.15)
+    assert white_threshold(noisy) > 0.2
+
+
+@pytest.mark.parametrize(
+    "corners",
+    [
+        [(150, 100), (650, 100), (650, 560), (150, 560)],
+        [(230, 80), (590, 90), (760, 560), (50, 550)],
+    ],
+    ids=["top-down", "tilted"],
+)
+def test_read_stones_on_a_drawn_board(corners: list[tuple[int, int]]) -> None:
+    image, _ = draw_board(POSITION, corners=corners, rng=np.random.default_rng(11))
+    detection = detect_board(image, size=19)
+    assert detection, detection.reason
+    reading = read_stones(image, detection.grid)  # type: ignore[arg-type]
+    assert reading.board == tuple(POSITION)
+    assert reading.suspicions == ()
+
+
+def test_a_sampler_is_reused_across_frames() -> None:
+    corners = [(150, 100), (650, 100), (650, 560), (150, 560)]
+    image, truth = draw_board(POSITION, corners=corners, rng=np.random.default_rng(3))
+    grid = grid_from_corners(
+        np.array([truth[0, 0], truth[0, -1], truth[-1, -1], truth[-1, 0]]),
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    sampler = BoardSampler.for_grid(grid)
+    first, second = read_stones(image, sampler), read_stones(image.copy(), sampler)
+    assert first.board == second.board == tuple(POSITION)
+
+
+def test_a_frame_of_another_size_is_refused() -> None:
+    grid = grid_from_corners(
+        np.array([[10.0, 10], [90, 10], [90, 90], [10, 90]]), size=9, image_shape=(100, 100)
+    )
+    with pytest.raises(VisionError, match="image is 200x50, but the grid was found in a 100x100"):
+        read_stones(np.zeros((50, 200, 3), np.uint8), grid)
+
+
+@pytest.mark.parametrize(
+    ("board", "expected"),
+    [
+        (["X..", "...", "..."], ()),
+        (["XO.", "O..", "..."], ("black chain at (0, 0) of 1 stone(s) has no liberties",)),
+        (
+            ["OOO", "OXO", "OOO"],
+            (
+                "white chain at (0, 0) of 8 stone(s) has no liberties",
+                "black chain at (1, 1) of 1 stone(s) has no liberties",
+                "9 stones on 9 points: the board is nearly full",
+            ),
+        ),
+        (
+            ["O" * 19] * 2 + ["." * 19] * 17,
+            ("38 white stones against 0 black is an unusual count",),
+        ),
+    ],
+)
+def test_rule_hints_flag_impossible_readings(board: list[str], expected: tuple[str, ...]) -> None:
+    assert suspicions(board) == expected
