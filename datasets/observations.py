@@ -67,9 +67,17 @@ class _Writer:
         self.t = 0.0
         self.out = ObservationStream()
 
-    def observe(self) -> float:
+    def observe(self, *, unsure: Collection[Point] = ()) -> float:
+        """Record what the camera sees now; ``unsure`` points are read with confidence 0.2."""
         self.t = round(self.t + STEP, 2)
-        self.out.items.append(Observation(self.t, tuple(self.table.rows())))
+        confidence = None
+        if unsure:
+            size = self.table.size
+            confidence = tuple(
+                tuple(0.2 if Point(r, c) in unsure else 1.0 for c in range(size))
+                for r in range(size)
+            )
+        self.out.items.append(Observation(self.t, tuple(self.table.rows()), confidence))
         return self.t
 
     def next_move_time(self) -> None:
@@ -106,11 +114,16 @@ def observation_stream(
     violations: Sequence[str] = (),
     max_moves: int | None = None,
     dead: Collection[Point] = (),
+    merged: float = 0.0,
+    late: float = 0.0,
 ) -> ObservationStream:
     """The observation log of ``record`` played on a table, with ``violations`` injected.
 
     When the record ends with two passes, the players then take ``dead`` stones off
-    and the counted position is observed once more.
+    and the counted position is observed once more. Camera trouble on quiet moves:
+    with probability ``merged`` a move is not seen until the next one is (both in one
+    observation); with probability ``late`` the new stone is read unsure (confidence
+    0.2) in its own observation.
 
     Each violation goes at a random move where it can happen (a ko violation needs a
     ko, a missed capture needs a capture); one that finds no such move is skipped and
@@ -145,6 +158,17 @@ def observation_stream(
         out.moves.append(move)
         writer.set(move.point, move.color)
         captured = sorted(played.captures)
+        quiet = not captured and not any(k + d in plan for d in (-1, 0, 1, 2))
+        if quiet and k + 1 < len(moves) and _quiet(game, moves[k + 1]):
+            if rng.random() < merged:
+                # Seen only with the next stone; never two in a row, or the order
+                # of one player's stones could not be told from the table.
+                plan[k + 1] = "_seen"
+                continue
+            if rng.random() < late:
+                plan[k + 1] = "_seen"
+                writer.observe(unsure=(move.point,))
+                continue
         if kind == "missed_capture" and captured and k + 1 < len(moves):
             writer.observe()
             out.injected.append((k, kind))
@@ -183,6 +207,13 @@ def observation_stream(
         writer.declare("resign", loser)
     _add_losses(out.alerts)
     return out
+
+
+def _quiet(game: Game, move: Move) -> bool:
+    """Whether ``move`` is a stone that captures nothing (so it can be seen late)."""
+    if move.point is None or not game.is_legal(move):
+        return False
+    return not game.copy().play(move).captures
 
 
 def _add_losses(alerts: list[ExpectedAlert]) -> None:
