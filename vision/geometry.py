@@ -105,11 +105,12 @@ def fit_homography(
     if weights is not None:
         w = np.sqrt(np.clip(np.asarray(weights, dtype=np.float64), 0.0, None))
         system = system * np.concatenate([w, w])[:, None]
-    _, singular, vt = np.linalg.svd(system, full_matrices=True)
-    # The solution is the null vector; the other 8 directions must be determined.
-    if singular[7] < 1e-9 * singular[0]:
+    # The solution is the eigenvector of the smallest eigenvalue of AᵀA (a 9×9
+    # problem, however many points); the other 8 directions must be determined.
+    eigenvalues, eigenvectors = np.linalg.eigh(system.T @ system)
+    if eigenvalues[1] < 1e-12 * eigenvalues[-1]:
         return None
-    h = vt[-1].reshape(3, 3)
+    h = eigenvectors[:, 0].reshape(3, 3)
     full = np.linalg.inv(td) @ h @ ts
     if abs(full[2, 2]) < 1e-12:
         return None
@@ -163,19 +164,19 @@ def vanishing_point(
         sine = np.abs(direction[:, 0] * toward[:, 1] - direction[:, 1] * toward[:, 0])
         return np.asarray(sine < limit)
 
-    best_score, best_mask = -1.0, np.zeros(count, dtype=bool)
     pairs = rng.choice(count, size=(trials, 2), p=probability)
-    for a, b in pairs:
-        if a == b:
-            continue
-        point = np.cross(lines[a], lines[b])
-        norm = np.linalg.norm(point)
-        if norm < 1e-12:
-            continue
-        mask = support(point / norm)
-        score = float(weights[mask].sum())
-        if score > best_score:
-            best_score, best_mask = score, mask
+    pairs = pairs[pairs[:, 0] != pairs[:, 1]]
+    candidates = np.cross(lines[pairs[:, 0]], lines[pairs[:, 1]])
+    norms = np.linalg.norm(candidates, axis=1)
+    candidates = candidates[norms > 1e-12] / norms[norms > 1e-12, None]
+    if len(candidates) == 0:
+        return None
+    # Support of every candidate at once: (candidates, segments).
+    toward = candidates[:, None, :2] - middle[None, :, :] * candidates[:, None, 2:3]
+    toward /= np.linalg.norm(toward, axis=2, keepdims=True) + 1e-12
+    sine = np.abs(direction[None, :, 0] * toward[..., 1] - direction[None, :, 1] * toward[..., 0])
+    scores = (sine < limit) @ weights
+    best_mask = support(candidates[int(np.argmax(scores))])
     if best_mask.sum() < 2:
         return None
     for _ in range(2):

@@ -205,7 +205,12 @@ def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
 
 
 def _refine_lines(
-    response: npt.NDArray[np.float32], homography: FloatArray, size: int, *, reach: float = 0.3
+    response: npt.NDArray[np.float32],
+    homography: FloatArray,
+    size: int,
+    *,
+    reach: float = 0.3,
+    distortion: bool = True,
 ) -> tuple[FloatArray, FloatArray, float] | None:
     """Refine every grid line on the line response and intersect the refined lines.
 
@@ -267,9 +272,8 @@ def _refine_lines(
             fallback[family].append(apply_homography(homography, base[[0, -1]]))
     centre = 0.5 * np.array([response.shape[1] - 1, response.shape[0] - 1], dtype=np.float64)
     radius = 0.5 * max(response.shape)
-    k1 = _radial_distortion(
-        [p for fam in samples.values() for p in fam if p is not None], centre, radius
-    )
+    found_lines = [p for fam in samples.values() for p in fam if p is not None]
+    k1 = _radial_distortion(found_lines, centre, radius) if distortion else 0.0
     for family in ("row", "col"):
         for points, ends in zip(samples[family], fallback[family], strict=True):
             line = None if points is None else _fit_line(_undistort(points, centre, radius, k1))
@@ -325,20 +329,28 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
             continue
         distance = np.abs(points @ line[:2] + line[2])
         kept.append(points[distance <= max(2.0, 3.0 * float(np.median(distance)))])
-    straight = None
-    best_k, best_cost = 0.0, np.inf
-    for k1 in np.linspace(-0.2, 0.2, 21):
-        cost = 0.0
-        for points in kept:
-            u = _undistort(points, centre, radius, float(k1))
-            spread = u - u.mean(axis=0)
-            cost += float(np.linalg.eigvalsh(spread.T @ spread)[0])
-        if abs(k1) < 1e-12:
-            straight = cost
-        if cost < best_cost:
-            best_k, best_cost = float(k1), cost
+    if not kept:
+        return 0.0
+    points = np.concatenate(kept)
+    label = np.concatenate([np.full(len(p), i) for i, p in enumerate(kept)])
+    count = np.bincount(label).astype(np.float64)
+    costs = []
+    candidates = np.linspace(-0.2, 0.2, 21)
+    for k1 in candidates:
+        u = _undistort(points, centre, radius, float(k1))
+        # Per line, the smaller eigenvalue of the 2×2 scatter: squared distance to
+        # the best straight line through its points.
+        mx = np.bincount(label, u[:, 0]) / count
+        my = np.bincount(label, u[:, 1]) / count
+        dx, dy = u[:, 0] - mx[label], u[:, 1] - my[label]
+        sxx, syy, sxy = (np.bincount(label, w) for w in (dx * dx, dy * dy, dx * dy))
+        smallest = 0.5 * (sxx + syy - np.sqrt((sxx - syy) ** 2 + 4.0 * sxy**2))
+        costs.append(float(smallest.sum()))
+    best = int(np.argmin(costs))
+    best_k, best_cost = float(candidates[best]), costs[best]
+    straight = costs[len(candidates) // 2]
     # Bend the lines only for a clear gain: noise alone straightens a little.
-    if straight is not None and best_cost > 0.7 * straight:
+    if best_cost > 0.7 * straight:
         return 0.0
     return best_k
 
@@ -352,8 +364,11 @@ def _fit_line(points: FloatArray) -> FloatArray | None:
             return line
         chosen = points[keep]
         centre = chosen.mean(axis=0)
-        _, _, vt = np.linalg.svd(chosen - centre, full_matrices=False)
-        normal = vt[-1]
+        d = chosen - centre
+        sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
+        # The normal is the scatter's minor axis (closed form of the 2×2 eigenproblem).
+        angle = 0.5 * np.arctan2(2.0 * sxy, sxx - syy) + 0.5 * np.pi
+        normal = np.array([np.cos(angle), np.sin(angle)])
         line = np.array([normal[0], normal[1], -normal @ centre])
         distance = np.abs(points @ normal + line[2])
         limit = max(1.0, 2.5 * float(np.median(distance[keep])) * 1.4826)
@@ -458,7 +473,7 @@ def detect_board(
     if corners is not None:
         grid = grid_from_corners(corners, size=size, image_shape=(height, width))
         return BoardDetection(grid=grid, confidence=1.0)
-    if float(gray.std()) < 2.0:
+    if float(gray[::4, ::4].std()) < 2.0:
         return _failure("the image is blank (no contrast at all)")
     rng = np.random.default_rng(0) if rng is None else rng
     return _search(gray, size=size, rng=rng)
@@ -520,27 +535,31 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
     ).reshape(-1, 2)
     scaled = response.astype(np.float32) / max(threshold, 1.0)
-    converged = False
+    # Refine, re-anchor the whole lattice on the refined lines, look for the window
+    # again; until the window stays put. Lens distortion only for the final lines.
     for _ in range(4):
         shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
-        refined = _refine_lines(scaled, to_work @ shift, size)
+        refined = _refine_lines(scaled, to_work @ shift, size, distortion=False)
         if refined is None:
             return _failure("refined grid lines are degenerate")
-        points_work, weight, line_share = refined
-        if converged:
-            break
+        points_work, weight, _ = refined
         better = fit_homography(
             window_points, points_work.reshape(-1, 2), weights=weight.ravel() + 1e-3
         )
         if better is None:
             return _failure("refined grid is degenerate")
-        # Re-anchor the whole lattice on the refined lines and look for the window again.
         to_work = better @ np.linalg.inv(shift)
         to_work /= to_work[2, 2]
         evidence = _crossing_evidence(dilated, to_work, us, vs)
         new_r0, new_c0, mean_evidence = _best_window(evidence, size)
-        converged = (new_r0, new_c0) == (r0, c0)
+        if (new_r0, new_c0) == (r0, c0):
+            break
         r0, c0 = new_r0, new_c0
+    shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
+    refined = _refine_lines(scaled, to_work @ shift, size)
+    if refined is None:
+        return _failure("refined grid lines are degenerate")
+    points_work, weight, line_share = refined
     if mean_evidence < 0.2:
         return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
     points = points_work / scale
