@@ -417,8 +417,15 @@ def render_video(
             image = cache[key].copy()
             over = False
             if frame.hand is not None:
-                over = _draw_hand(
-                    image, scenes[frame.pose], frame.hand, light, hand_look, outlines[frame.pose]
+                previous = timeline.frames[k - 1].hand if k > 0 else None
+                over = _draw_moving_hand(
+                    image,
+                    scenes[frame.pose],
+                    frame.hand,
+                    previous,
+                    light,
+                    hand_look,
+                    outlines[frame.pose],
                 )
             hand_flags.append(over)
             image *= drift.gain(k / fps)
@@ -628,6 +635,44 @@ def _arm(hand: Hand, spec: BoardSpec, *, long_sleeve: bool) -> list[_Limb]:
     thumb = wrist + side * 30 - d * 20
     limbs.append(_Limb(thumb, tip + side * 10 + up * 3, (22.0, 17.0), False))
     return limbs
+
+
+def _draw_moving_hand(
+    image: F32,
+    scene: Scene,
+    hand: Hand,
+    previous: Hand | None,
+    light: Light,
+    look: dict[str, Any],
+    board_mask: U8,
+) -> bool:
+    """Draw the hand, smeared along its path like a camera open for half a frame.
+
+    The smear is the mean of copies a few millimetres apart over the last half of the
+    way from the previous frame. Returns whether the hand (where it is at the frame's
+    end) is over the board.
+    """
+    moved = 0.0
+    if previous is not None:
+        moved = math.dist((hand.x, hand.y, hand.z), (previous.x, previous.y, previous.z))
+    copies = min(8, math.ceil(0.5 * moved / 4.0))
+    if previous is None or copies < 2:
+        return _draw_hand(image, scene, hand, light, look, board_mask)
+    base = image.copy()
+    over = _draw_hand(image, scene, hand, light, look, board_mask)
+    for i in range(1, copies):
+        share = 0.5 * i / copies
+        back = dataclasses.replace(
+            hand,
+            x=hand.x + (previous.x - hand.x) * share,
+            y=hand.y + (previous.y - hand.y) * share,
+            z=hand.z + (previous.z - hand.z) * share,
+        )
+        sample = base.copy()
+        _draw_hand(sample, scene, back, light, look, board_mask)
+        image += sample
+    image /= float(copies)
+    return over
 
 
 def _draw_hand(
