@@ -176,3 +176,10 @@ def test_bad_arguments_give_one_clear_line(
 def test_a_missing_game_record_is_named(tmp_path: Path) -> None:
     with pytest.raises(SynthError, match=r"game record not found: 'no/such\.sgf'"):
         video_from_sgf(Path("no/such.sgf"), tmp_path / "v.mp4")
+
+
+def test_a_record_that_cannot_be_played_out_is_named(tmp_path: Path, shared_datasets: Path) -> None:
+    bad = shared_datasets / "sgf" / "pro-and-ai-games" / "0895.sgf"  # a move onto a stone
+    with pytest.raises(SynthError, match=r"cannot play '.*0895\.sgf' on a table: .*occupied"):
+        video_from_sgf(bad, tmp_path / "v.mp4", fps=1)
+    assert not (tmp_path / "v.mp4").exists()

@@ -33,6 +33,7 @@ from datasets.synth.model import Board, BoardSpec, Stone, StoneSpec
 from datasets.synth.photos import aim_camera, camera_from_params, canonical_corners, grid_points
 from datasets.synth.render import Light, Scene, render_scene
 from datasets.synth.textures import sample_board_look
+from engine import KifuError
 from engine.sgf import GameRecord, read_sgf
 
 VIOLATIONS = INJECTABLE
@@ -486,11 +487,18 @@ def render_video(
 
 
 def video_from_sgf(path: Path, out: Path, **options: Any) -> dict[str, Any]:
-    """Read a game record and render it with :func:`render_video`."""
+    """Read a game record and render it with :func:`render_video`.
+
+    A record that cannot be read or played out (a move onto a stone, say) is refused
+    with an error naming the file.
+    """
     if not path.is_file():
         raise SynthError(f"game record not found: {str(path)!r}")
-    record = read_sgf(path.read_bytes(), name=str(path))
-    return render_video(record, out, **options)
+    try:
+        record = read_sgf(path.read_bytes(), name=str(path))
+        return render_video(record, out, **options)
+    except KifuError as error:
+        raise SynthError(f"cannot play {str(path)!r} on a table: {error}") from error
 
 
 def video_intersections(truth: dict[str, Any], pose: int, *, height: float = 0.0) -> FloatArray:
