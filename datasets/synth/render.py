@@ -127,6 +127,7 @@ def render_scene(scene: Scene) -> Canvas:
     _loose_stones(canvas, cam, scene, table_z=table_z)
     if spec is not None and scene.board_look is not None:
         bcam = scene.board_camera()
+        _board_shadow(canvas, bcam, spec, scene.light)
         _board_sides(canvas, bcam, spec, scene.board_look)
         tex = board_texture(spec, scene.board_look, scale=scale, rng=rng)
         _stone_shadows(tex, spec, scene, scale=scale)
@@ -205,6 +206,34 @@ def _warp_onto(
     a = alpha[..., None]
     canvas *= 1.0 - a
     canvas += color * a
+
+
+def _board_shadow(canvas: Canvas, cam: Camera, spec: BoardSpec, light: Light) -> None:
+    """The board's soft shadow on the table, beside its edges away from the light."""
+    if spec.thickness <= 1.0:
+        return
+    x0, y0, x1, y1 = spec.outline
+    lift = spec.thickness / math.tan(math.radians(max(light.elevation, 10.0)))
+    az = math.radians(light.azimuth)
+    dx, dy = -math.cos(az) * lift, -math.sin(az) * lift
+    t = np.linspace(0.0, 1.0, 12)
+    ring = np.concatenate(
+        [
+            np.column_stack([x0 + (x1 - x0) * t, np.full_like(t, y0)]),
+            np.column_stack([np.full_like(t, x1), y0 + (y1 - y0) * t]),
+            np.column_stack([x1 - (x1 - x0) * t, np.full_like(t, y1)]),
+            np.column_stack([np.full_like(t, x0), y1 - (y1 - y0) * t]),
+        ]
+    )
+    shifted = np.column_stack([ring + np.array([dx, dy]), np.full(len(ring), spec.thickness)])
+    px = cam.project(shifted)
+    if not np.isfinite(px).all():
+        return
+    h, w = canvas.shape[:2]
+    mask = np.zeros((h, w), dtype=np.float32)
+    cv2.fillPoly(mask, [np.round(px * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+    soft = f32(cv2.GaussianBlur(mask, (0, 0), 2.0 + 0.01 * max(h, w) * light.shadow_blur / 4.0))
+    canvas *= (1.0 - light.shadow_strength * soft)[..., None]
 
 
 def _board_sides(canvas: Canvas, cam: Camera, spec: BoardSpec, look: BoardLook) -> None:
