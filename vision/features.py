@@ -223,11 +223,15 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     half = cell // 2
     between = slice(MARGIN * cell - half, MARGIN * cell - half + (n + 1) * cell)
     corner = _disc(cell, 0.2 * cell).ravel()
+    # Brightness by median (a line or a stone's edge may cross a sample); colour,
+    # only used to tell board from not-board, by the cheaper mean.
     samples = [
         np.median(
-            _blocks(lab[between, between, k].astype(np.float32), n + 1, cell)[..., corner], axis=-1
+            _blocks(lab[between, between, 0].astype(np.float32), n + 1, cell)[..., corner], -1
         )
-        for k in range(3)
+    ] + [
+        _blocks(lab[between, between, k].astype(np.float32), n + 1, cell)[..., corner].mean(-1)
+        for k in (1, 2)
     ]
     board_l_raw = samples[0].astype(np.float64)
     typical = float(np.median(board_l_raw))
