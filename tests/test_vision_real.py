@@ -37,21 +37,17 @@ TRUTH_CORRECTIONS: dict[str, dict[tuple[int, int], str]] = {
 #: Photos not read entirely right yet, and why.
 NOT_YET_READ: dict[str, str] = {
     "gomrade/1/11.jpg": "dim blue light: grid one column off, stone shadows read as black",
-    "gomrade/4/28.jpg": "two white stones barely brighter than the pale board",
-    "imago-tests/t1/t1_009.jpg": "white stone at (14, 16) barely brighter than the pale board",
     "imago-tests/t1/t1_011.jpg": "white stone at (14, 16) barely brighter than the pale board",
     "imago-tests/t2/skip/t2_008.jpg": "a finger placing a stone at (6, 0) is read as white",
-    "imago-tests/t2/skip/t2_076.jpg": "off-centre white stone at (17, 16) missed",
+    "imago-tests/t2/skip/t2_052.jpg": "bright wood at the lower right read as a white stone",
+    "imago-tests/t2/skip/t2_054.jpg": "bright wood at the lower right read as a white stone",
     "imago-tests/t2/skip/t2_078.jpg": "bright wood at the lower right read as white stones",
-    "imago-tests/t2/skip/t2_100.jpg": "off-centre white stone at (17, 16) missed",
-    "imago-tests/t2/skip/t2_102.jpg": "off-centre white stone at (17, 16) missed",
-    "imago-tests/t2/skip/t2_103.jpg": "off-centre white stone at (17, 16) missed",
     "imago-tests/t2/t2_101.jpg": "off-centre white stone at (17, 16) missed",
     "imago-tests/t3/t3_003.jpg": "a hand at the left edge is read as white stones",
 }
 
 #: Levels reached (the floors under the bars): all-right photos, intersections.
-REACHED_PHOTOS = 59
+REACHED_PHOTOS = 63
 REACHED_POINTS = 0.997
 
 
@@ -147,7 +143,7 @@ def test_intersections_read_right_at_the_level_reached(results: dict[str, Result
     assert _point_accuracy(results) >= REACHED_POINTS
 
 
-@pytest.mark.xfail(reason="bar not reached: 59/71 photos entirely right", strict=True)
+@pytest.mark.xfail(reason="bar not reached: 63/71 photos entirely right", strict=True)
 def test_bar_95_percent_of_photos_entirely_right(results: dict[str, Result]) -> None:
     assert _all_right(results) >= 0.95 * len(results)
 

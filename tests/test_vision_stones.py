@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.vision_synthetic import draw_board
 from vision import BoardSampler, VisionError, detect_board, grid_from_corners, read_stones
-from vision.classify import BLACK_DARKNESS, classify, white_threshold
+from vision.classify import BLACK_DARKNESS, classify, off_centre, white_threshold
 from vision.features import StoneFeatures
 from vision.hints import suspicions
 
@@ -34,9 +35,10 @@ POSITION = [
 ]
 
 
-def features(dark: list[list[float]]) -> StoneFeatures:
+def features(dark: list[list[float]], cell: int = 16) -> StoneFeatures:
     values = np.array(dark, dtype=np.float64)
-    return StoneFeatures(dark=values, bright=-values)
+    relative = np.kron(-values, np.ones((cell, cell))).astype(np.float32)
+    return StoneFeatures(dark=values, bright=-values, relative=relative)
 
 
 def test_classify_reads_dark_as_black_and_bright_as_white() -> None:
@@ -51,6 +53,17 @@ def test_classify_reads_dark_as_black_and_bright_as_white() -> None:
 def test_confidence_falls_to_a_half_on_the_threshold() -> None:
     _, confidence = classify(features([[BLACK_DARKNESS + 1e-9, 0.0], [0.0, 0.0]]))
     assert confidence[0, 0] == pytest.approx(0.5, abs=1e-6)
+
+
+def test_an_off_centre_stone_belongs_to_the_nearest_point_and_lines_to_none() -> None:
+    cell, size = 16, 5
+    relative = np.zeros((size * cell, size * cell), np.float32)
+    centre = (2 * cell + 7.5 + 0.35 * cell, 1 * cell + 7.5 + 0.2 * cell)  # (x, y) near (1, 2)
+    cv2.circle(relative, (round(centre[0]), round(centre[1])), 7, 0.5, -1)
+    relative[4 * cell + 7, :] = 0.5  # a bright line along row 4
+    relative[0:12, 0:40] = 0.5  # a wide bright patch (glare) over row 0
+    owned = off_centre(relative, 0.2, size)
+    assert owned.sum() == 1 and owned[1, 2]
 
 
 def test_white_threshold_rises_with_a_noisy_board_but_not_below_its_floor() -> None:

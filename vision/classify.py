@@ -14,6 +14,7 @@ synthetic photos (never used for choosing) are the held-out check.
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -29,6 +30,9 @@ BLACK_DARKNESS = 0.35
 WHITE_BRIGHTNESS = 0.15
 #: ... and at least this many robust spreads (1.4826 MAD) above the median point.
 WHITE_SPREAD = 4.0
+#: A blob of white stone is traced at this share of the white threshold: more of
+#: the stone's body than its brightest middle.
+BLOB_SHARE = 0.7
 #: Margin (share of the board's brightness) at which a decision counts as certain.
 _SURE = 0.15
 
@@ -40,6 +44,41 @@ def white_threshold(bright: FloatArray) -> float:
     return max(WHITE_BRIGHTNESS, middle + WHITE_SPREAD * spread)
 
 
+def off_centre(
+    relative: npt.NDArray[np.float32], mask_threshold: float, size: int
+) -> npt.NDArray[np.bool_]:
+    """Intersections that own a stone sitting off the point.
+
+    Pixels beyond ``mask_threshold`` (relative brightness; negative for black)
+    are stone-like; where the distance transform peaks between 0.3 and 0.6 cell
+    (a stone's middle, even among touching stones; never a grid line, nor a
+    wide bright patch), the nearest intersection owns a stone if it lies within
+    half a cell.
+    """
+    cell = relative.shape[0] // size
+    mask = (relative > mask_threshold) if mask_threshold > 0 else (relative < mask_threshold)
+    distance = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
+    reach = max(3, round(0.6 * cell)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    # A stone's middle is 0.3..0.6 cell from the edge of its blob; a wider bright
+    # patch (glare, the board's rim) is no stone.
+    peaks = (
+        (distance >= 0.3 * cell)
+        & (distance <= 0.6 * cell)
+        & (distance >= cv2.dilate(distance, kernel))
+    )
+    rows, cols = np.nonzero(peaks)
+    owned = np.zeros((size, size), dtype=bool)
+    if len(rows) == 0:
+        return owned
+    row = (rows - (cell - 1) / 2.0) / cell
+    col = (cols - (cell - 1) / 2.0) / cell
+    r, c = np.rint(row).astype(np.int64), np.rint(col).astype(np.int64)
+    near = (np.hypot(row - r, col - c) < 0.5) & (r >= 0) & (r < size) & (c >= 0) & (c < size)
+    owned[r[near], c[near]] = True
+    return owned
+
+
 def classify(features: StoneFeatures) -> tuple[npt.NDArray[np.str_], FloatArray]:
     """Label every intersection ``'X'``, ``'O'`` or ``'.'`` with a 0..1 confidence.
 
@@ -49,11 +88,15 @@ def classify(features: StoneFeatures) -> tuple[npt.NDArray[np.str_], FloatArray]
     confidence : ndarray of shape (N, N), float64
         0.5 on a threshold, 1 at ``_SURE`` or more beyond it.
     """
+    size = features.dark.shape[0]
+    threshold = white_threshold(features.bright)
     black = features.dark - BLACK_DARKNESS
-    white = features.bright - white_threshold(features.bright)
+    white = features.bright - threshold
     labels = np.full(features.dark.shape, ".", dtype="<U1")
     labels[white > 0] = "O"
+    labels[off_centre(features.relative, BLOB_SHARE * threshold, size) & (labels == ".")] = "O"
     labels[black > 0] = "X"
+    labels[off_centre(features.relative, -BLACK_DARKNESS, size) & (labels == ".")] = "X"
     margin = np.where(black > 0, black, np.where(white > 0, white, np.minimum(-black, -white)))
     confidence = 0.5 + 0.5 * np.clip(margin / _SURE, 0.0, 1.0)
     return labels, np.asarray(confidence, dtype=np.float64)

@@ -166,6 +166,9 @@ class StoneFeatures:
     dark: FloatArray
     #: How much brighter (the negative of ``dark``).
     bright: FloatArray
+    #: ndarray of shape (N*cell, N*cell), float32: every pixel's brightness relative to
+    #: the board there (for stones that sit off their intersection).
+    relative: npt.NDArray[np.float32]
 
 
 def _disc(cell: int, radius: float) -> npt.NDArray[np.bool_]:
@@ -245,4 +248,7 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     board_l = _local_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
-    return StoneFeatures(dark=dark, bright=-dark)
+    side = n * cell
+    board_px = cv2.resize(scale.astype(np.float32), (side, side), interpolation=cv2.INTER_LINEAR)
+    relative = (light[inner, inner] - board_px) / board_px
+    return StoneFeatures(dark=dark, bright=-dark, relative=np.asarray(relative, np.float32))
