@@ -645,6 +645,16 @@ def _arm(hand: Hand, spec: BoardSpec, *, long_sleeve: bool) -> list[_Limb]:
     return limbs
 
 
+Box = tuple[int, int, int, int]
+"""A region of the picture as (x0, y0, x1, y1), ends excluded."""
+
+
+def _union(a: Box | None, b: Box | None) -> Box | None:
+    if a is None or b is None:
+        return a if b is None else b
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
 def _draw_moving_hand(
     image: F32,
     scene: Scene,
@@ -657,29 +667,38 @@ def _draw_moving_hand(
     """Draw the hand, smeared along its path like a camera open for half a frame.
 
     The smear is the mean of copies a few millimetres apart over the last half of the
-    way from the previous frame. Returns whether the hand (where it is at the frame's
-    end) is over the board.
+    way from the previous frame; each copy is drawn, its change kept, and the picture
+    put back, only within the region it touched. Returns whether the hand (where it
+    is at the frame's end) is over the board.
     """
     moved = 0.0
     if previous is not None:
         moved = math.dist((hand.x, hand.y, hand.z), (previous.x, previous.y, previous.z))
     copies = min(8, math.ceil(0.5 * moved / 4.0))
     if previous is None or copies < 2:
-        return _draw_hand(image, scene, hand, light, look, board_mask)
+        return _draw_hand(image, scene, hand, light, look, board_mask)[0]
     base = image.copy()
-    over = _draw_hand(image, scene, hand, light, look, board_mask)
-    for i in range(1, copies):
+    change = np.zeros_like(image)
+    touched: Box | None = None
+    over = False
+    for i in range(copies):
         share = 0.5 * i / copies
-        back = dataclasses.replace(
+        at = dataclasses.replace(
             hand,
             x=hand.x + (previous.x - hand.x) * share,
             y=hand.y + (previous.y - hand.y) * share,
             z=hand.z + (previous.z - hand.z) * share,
         )
-        sample = base.copy()
-        _draw_hand(sample, scene, back, light, look, board_mask)
-        image += sample
-    image /= float(copies)
+        seen, box = _draw_hand(image, scene, at, light, look, board_mask)
+        over = over or (i == 0 and seen)
+        if box is not None:
+            x0, y0, x1, y1 = box
+            change[y0:y1, x0:x1] += image[y0:y1, x0:x1] - base[y0:y1, x0:x1]
+            image[y0:y1, x0:x1] = base[y0:y1, x0:x1]
+            touched = _union(touched, box)
+    if touched is not None:
+        x0, y0, x1, y1 = touched
+        image[y0:y1, x0:x1] += change[y0:y1, x0:x1] / float(copies)
     return over
 
 
@@ -690,10 +709,11 @@ def _draw_hand(
     light: Light,
     look: dict[str, Any],
     board_mask: U8,
-) -> bool:
-    """Draw the arm, hand, held stone and their soft shadow; say if it is over the board.
+) -> tuple[bool, Box | None]:
+    """Draw the arm, hand, held stone and their soft shadow, in place.
 
     Work is done in the bounding box of what is drawn, not the whole picture.
+    Returns whether the hand is over the board, and the region drawn in.
     """
     assert scene.spec is not None
     cam = scene.board_camera()
@@ -707,9 +727,9 @@ def _draw_hand(
 
     shadows = [_Limb(on_board(m.a), on_board(m.b), m.width, m.sleeve) for m in limbs]
     blur = 5.0 + 0.05 * float(-hand.z)
-    shadow, box = _coverage(cam, shadows, margin=int(3 * blur))
-    if box is not None:
-        x0, y0, x1, y1 = box
+    shadow, touched = _coverage(cam, shadows, margin=int(3 * blur))
+    if touched is not None:
+        x0, y0, x1, y1 = touched
         soft = f32(cv2.GaussianBlur(shadow, (0, 0), blur))
         image[y0:y1, x0:x1] *= (1.0 - 0.45 * soft)[..., None]
     if hand.holding is not None:
@@ -726,9 +746,15 @@ def _draw_hand(
             cv2.LINE_AA,
             shift=4,
         )
+        h, w = image.shape[:2]
+        reach = math.ceil(radius) + 2
+        cx, cy = round(centre[0]), round(centre[1])
+        disc = (max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach))
+        if disc[0] < disc[2] and disc[1] < disc[3]:
+            touched = _union(touched, disc)
     arm, box = _coverage(cam, limbs, margin=2)
     if box is None:
-        return False
+        return False, touched
     x0, y0, x1, y1 = box
     sleeve, _ = _coverage(cam, [m for m in limbs if m.sleeve], margin=2, box=box)
     inside = (arm > 0.5).astype(np.uint8)
@@ -740,7 +766,8 @@ def _draw_hand(
     region = image[y0:y1, x0:x1]
     region *= (1.0 - arm)[..., None]
     region += shaded * arm[..., None]
-    return bool(np.count_nonzero(inside & (board_mask[y0:y1, x0:x1] > 0)) > 20)
+    over = bool(np.count_nonzero(inside & (board_mask[y0:y1, x0:x1] > 0)) > 20)
+    return over, _union(touched, box)
 
 
 def _coverage(
