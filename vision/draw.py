@@ -8,6 +8,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.features import STONE_LIFT, lift_homography
+from vision.geometry import apply_homography
 from vision.grid import Grid
 
 __all__ = ["draw_reading"]
@@ -33,7 +35,8 @@ def draw_reading(
         The photo the grid was found in.
     grid : Grid
     board : sequence of str, optional
-        A reading in text form; black stones get a red ring, white ones a blue ring.
+        A reading in text form; black stones get a red ring, white ones a blue ring,
+        drawn where the stones' middles appear (raised above the board, as read).
     wrong : ndarray of shape (N, N), bool, optional
         Points to flag with a yellow square (e.g. where a reading disagrees with truth).
     max_side : int
@@ -57,10 +60,16 @@ def draw_reading(
     corner = tuple(int(v) for v in np.rint(points[0, 0]))
     cv2.circle(out, corner, 6, (255, 0, 255), 2, cv2.LINE_AA)
     radius = max(3, int(0.35 * float(np.median(grid.spacing())) * scale))
+    n = grid.size
+    lattice = np.stack(np.meshgrid(np.arange(n, dtype=float), np.arange(n, dtype=float)), -1)
+    lifted = apply_homography(
+        lift_homography(grid.homography, grid.image_shape, STONE_LIFT), lattice
+    )
+    raised = (lifted + grid.intersections - apply_homography(grid.homography, lattice)) * scale
     if board is not None:
         for r, row in enumerate(board):
             for c, mark in enumerate(row):
-                centre = tuple(int(v) for v in np.rint(points[r, c]))
+                centre = tuple(int(v) for v in np.rint(raised[r, c]))
                 if mark == "X":
                     cv2.circle(out, centre, radius, _BLACK_MARK, 2, cv2.LINE_AA)
                 elif mark == "O":
