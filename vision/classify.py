@@ -59,7 +59,7 @@ def off_centre(
     mask = (relative > mask_threshold) if mask_threshold > 0 else (relative < mask_threshold)
     distance = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
     reach = max(3, round(0.6 * cell)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    kernel = np.ones((reach, reach), np.uint8)
     # A stone's middle is 0.3..0.6 cell from the edge of its blob; a wider bright
     # patch (glare, the board's rim) is no stone.
     peaks = (

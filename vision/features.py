@@ -218,8 +218,8 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     n = size
     cell = warped.shape[0] // (n + 2 * MARGIN)
     inner = slice(MARGIN * cell, (MARGIN + n) * cell)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
-    light = lab[..., 0].astype(np.float32)
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
+    light = lab[..., 0]
     centre = _disc(cell, 0.3 * cell).ravel()
     core_l = np.median(_blocks(light[inner, inner], n, cell)[..., centre], axis=-1)
     # The board between intersections: cell centres, margin included.
@@ -228,13 +228,8 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     corner = _disc(cell, 0.2 * cell).ravel()
     # Brightness by median (a line or a stone's edge may cross a sample); colour,
     # only used to tell board from not-board, by the cheaper mean.
-    samples = [
-        np.median(
-            _blocks(lab[between, between, 0].astype(np.float32), n + 1, cell)[..., corner], -1
-        )
-    ] + [
-        _blocks(lab[between, between, k].astype(np.float32), n + 1, cell)[..., corner].mean(-1)
-        for k in (1, 2)
+    samples = [np.median(_blocks(lab[between, between, 0], n + 1, cell)[..., corner], -1)] + [
+        _blocks(lab[between, between, k], n + 1, cell)[..., corner].mean(-1) for k in (1, 2)
     ]
     board_l_raw = samples[0].astype(np.float64)
     typical = float(np.median(board_l_raw))
