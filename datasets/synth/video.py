@@ -307,6 +307,7 @@ def render_video(
     nudge_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
     shift_at = int(rng.integers(len(observations))) if observations and rng.uniform() < 0.5 else -1
     seen_at: dict[float, float] = {}
+    corrections = set(stream.resolved_at)
     still_frames: list[dict[str, Any]] = []
     declarations: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
@@ -326,8 +327,9 @@ def render_video(
             if seen[r][c] != before[r][c]
         ]
         if changes:
-            actor = _actor(changes, before)
-            timeline.trip(_order(changes), sides[actor])
+            # The arbiter puts the board right after a violation; players do the rest.
+            side = "far" if item.t in corrections else sides[_actor(changes, before)]
+            timeline.trip(_order(changes), side)
         seen_at[item.t] = round(timeline.t, 3)
         still_frames.append(
             {"t": round(timeline.t, 3), "frame": len(timeline.frames), "board": list(seen)}
