@@ -398,7 +398,8 @@ def render_video(
     layers = light_layers((height, width), effects)
     placed: dict[tuple[int, int], Stone] = {}
     stones_rng = np.random.default_rng(int(rng.integers(2**63)))
-    cache: dict[tuple[Board, int], F32] = {}
+    # Each still scene, lit, and also blurred by the lens (blur and gain commute).
+    cache: dict[tuple[Board, int], tuple[F32, F32]] = {}
     outlines = [_outline_mask(scene) for scene in scenes]
     hand_flags: list[bool] = []
     # Sensor noise from a small bank of fields, drawn in a seeded order: much cheaper
@@ -416,13 +417,16 @@ def render_video(
                 scene = dataclasses.replace(scenes[frame.pose], stones=tuple(stones))
                 if len(cache) > 3:
                     cache.pop(next(iter(cache)))
-                cache[key] = apply_light(render_scene(scene), effects, layers=layers)
-            image = cache[key].copy()
+                lit = apply_light(render_scene(scene), effects, layers=layers)
+                cache[key] = (lit, f32(cv2.GaussianBlur(lit, (0, 0), effects.blur)))
+            lit, soft = cache[key]
+            image = soft.copy()
             over = False
             if frame.hand is not None:
                 previous = timeline.frames[k - 1].hand if k > 0 else None
-                over = _draw_moving_hand(
-                    image,
+                sharp = lit.copy()
+                over, box = _draw_moving_hand(
+                    sharp,
                     scenes[frame.pose],
                     frame.hand,
                     previous,
@@ -430,9 +434,10 @@ def render_video(
                     hand_look,
                     outlines[frame.pose],
                 )
+                if box is not None:
+                    _blur_into(image, sharp, box, sigma=effects.blur)
             hand_flags.append(over)
             image *= drift.gain(k / fps)
-            image = f32(cv2.GaussianBlur(image, (0, 0), effects.blur))
             image += bank[int(noise_rng.integers(len(bank)))]
             writer.write(u8(np.clip(image + 0.5, 0, 255)))
             if progress is not None:
@@ -665,20 +670,20 @@ def _draw_moving_hand(
     light: Light,
     look: dict[str, Any],
     board_mask: U8,
-) -> bool:
+) -> tuple[bool, Box | None]:
     """Draw the hand, smeared along its path like a camera open for half a frame.
 
     The smear is the mean of copies a few millimetres apart over the last half of the
     way from the previous frame; each copy is drawn, its change kept, and the picture
     put back, only within the region it touched. Returns whether the hand (where it
-    is at the frame's end) is over the board.
+    is at the frame's end) is over the board, and the region drawn in.
     """
     moved = 0.0
     if previous is not None:
         moved = math.dist((hand.x, hand.y, hand.z), (previous.x, previous.y, previous.z))
     copies = min(8, math.ceil(0.5 * moved / 4.0))
     if previous is None or copies < 2:
-        return _draw_hand(image, scene, hand, light, look, board_mask)[0]
+        return _draw_hand(image, scene, hand, light, look, board_mask)
     base = image.copy()
     change = np.zeros_like(image)
     touched: Box | None = None
@@ -701,7 +706,21 @@ def _draw_moving_hand(
     if touched is not None:
         x0, y0, x1, y1 = touched
         image[y0:y1, x0:x1] += change[y0:y1, x0:x1] / float(copies)
-    return over
+    return over, touched
+
+
+def _blur_into(out: F32, sharp: F32, box: Box, *, sigma: float) -> None:
+    """Put the lens-blurred ``sharp`` into ``out`` within ``box``, in place.
+
+    The blur reads a margin around the box, so the result inside it is what blurring
+    the whole picture would give.
+    """
+    h, w = out.shape[:2]
+    x0, y0, x1, y1 = box
+    m = math.ceil(4 * sigma) + 1
+    ex0, ey0, ex1, ey1 = max(0, x0 - m), max(0, y0 - m), min(w, x1 + m), min(h, y1 + m)
+    blurred = f32(cv2.GaussianBlur(sharp[ey0:ey1, ex0:ex1], (0, 0), sigma))
+    out[y0:y1, x0:x1] = blurred[y0 - ey0 : y1 - ey0, x0 - ex0 : x1 - ex0]
 
 
 def _draw_hand(
