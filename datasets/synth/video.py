@@ -671,42 +671,105 @@ def _draw_moving_hand(
     look: dict[str, Any],
     board_mask: U8,
 ) -> tuple[bool, Box | None]:
-    """Draw the hand, smeared along its path like a camera open for half a frame.
+    """Draw the arm, hand, held stone and their soft shadow, smeared along the hand's path.
 
-    The smear is the mean of copies a few millimetres apart over the last half of the
-    way from the previous frame; each copy is drawn, its change kept, and the picture
-    put back, only within the region it touched. Returns whether the hand (where it
-    is at the frame's end) is over the board, and the region drawn in.
+    A camera open for half a frame sees the hand over the last half of its way from
+    the previous frame: the coverages of copies a few millimetres apart are averaged,
+    then shaded and laid on once. Work is done in the bounding box of what is drawn.
+    Returns whether the hand (where it is at the frame's end) is over the board, and
+    the region drawn in.
     """
+    assert scene.spec is not None
+    cam = scene.board_camera()
     moved = 0.0
     if previous is not None:
         moved = math.dist((hand.x, hand.y, hand.z), (previous.x, previous.y, previous.z))
-    copies = min(8, math.ceil(0.5 * moved / 4.0))
-    if previous is None or copies < 2:
-        return _draw_hand(image, scene, hand, light, look, board_mask)
-    base = image.copy()
-    change = np.zeros_like(image)
+    copies = max(1, min(8, math.ceil(0.5 * moved / 4.0)))
+    poses = [hand]
+    if previous is not None:
+        for i in range(1, copies):
+            share = 0.5 * i / copies
+            poses.append(
+                dataclasses.replace(
+                    hand,
+                    x=hand.x + (previous.x - hand.x) * share,
+                    y=hand.y + (previous.y - hand.y) * share,
+                    z=hand.z + (previous.z - hand.z) * share,
+                )
+            )
+    direction = light.direction()
+
+    def on_board(p: FloatArray) -> FloatArray:
+        """Where light grazing past ``p`` meets the board."""
+        result: FloatArray = p - direction * (p[2] / direction[2])
+        return result
+
+    arms = [_arm(at, scene.spec, long_sleeve=bool(look["long_sleeve"])) for at in poses]
+    shadows = [
+        [_Limb(on_board(m.a), on_board(m.b), m.width, m.sleeve) for m in arm] for arm in arms
+    ]
+    blur = 5.0 + 0.05 * float(-hand.z)
+    held = [_held_stone(cam, at) for at in poses] if hand.holding is not None else []
     touched: Box | None = None
-    over = False
-    for i in range(copies):
-        share = 0.5 * i / copies
-        at = dataclasses.replace(
-            hand,
-            x=hand.x + (previous.x - hand.x) * share,
-            y=hand.y + (previous.y - hand.y) * share,
-            z=hand.z + (previous.z - hand.z) * share,
+    for limbs, shade in zip(arms, shadows, strict=True):
+        touched = _union(touched, _limb_box(cam, limbs, margin=2))
+        touched = _union(touched, _limb_box(cam, shade, margin=math.ceil(3 * blur)))
+    for cx, cy, radius in held:
+        reach = math.ceil(radius) + 2
+        disc = (
+            max(0, round(cx) - reach),
+            max(0, round(cy) - reach),
+            min(cam.width, round(cx) + reach),
+            min(cam.height, round(cy) + reach),
         )
-        seen, box = _draw_hand(image, scene, at, light, look, board_mask)
-        over = over or (i == 0 and seen)
-        if box is not None:
-            x0, y0, x1, y1 = box
-            change[y0:y1, x0:x1] += image[y0:y1, x0:x1] - base[y0:y1, x0:x1]
-            image[y0:y1, x0:x1] = base[y0:y1, x0:x1]
-            touched = _union(touched, box)
-    if touched is not None:
-        x0, y0, x1, y1 = touched
-        image[y0:y1, x0:x1] += change[y0:y1, x0:x1] / float(copies)
-    return over, touched
+        if disc[0] < disc[2] and disc[1] < disc[3]:
+            touched = _union(touched, disc)
+    if touched is None:
+        return False, None
+    x0, y0, x1, y1 = touched
+    region = image[y0:y1, x0:x1]
+    n = float(len(poses))
+    shadow = sum(
+        (_coverage(cam, shade, box=touched) for shade in shadows), start=0.0 * region[..., 0]
+    )
+    region *= (1.0 - 0.45 * f32(cv2.GaussianBlur(f32(shadow / n), (0, 0), blur)))[..., None]
+    if held:
+        stone = np.zeros(region.shape[:2], dtype=np.float32)
+        for cx, cy, radius in held:
+            disc_mask = np.zeros_like(stone)
+            centre = (round((cx - x0) * 16), round((cy - y0) * 16))
+            cv2.circle(disc_mask, centre, round(radius * 16), 1.0, -1, cv2.LINE_AA, shift=4)
+            stone += disc_mask
+        stone /= n
+        colour = (28.0, 28.0, 30.0) if hand.holding == "X" else (225.0, 230.0, 232.0)
+        region *= (1.0 - stone)[..., None]
+        region += stone[..., None] * np.array(colour, dtype=np.float32)
+    now = _coverage(cam, arms[0], box=touched)
+    arm = now + sum((_coverage(cam, limbs, box=touched) for limbs in arms[1:]), start=0.0 * now)
+    arm = f32(arm / n)
+    sleeve = sum(
+        (_coverage(cam, [m for m in limbs if m.sleeve], box=touched) for limbs in arms),
+        start=0.0 * now,
+    )
+    sleeve_share = np.clip(sleeve / n / np.maximum(arm, 1e-6), 0.0, 1.0)[..., None]
+    inside = (arm > 0.5).astype(np.uint8)
+    roundness = np.clip(f32(cv2.distanceTransform(inside, cv2.DIST_L2, 3)) / 10.0, 0.0, 1.0)
+    skin = np.array(look["skin"], dtype=np.float32)
+    cloth = np.array(look["sleeve"], dtype=np.float32)
+    shaded = (skin * (1.0 - sleeve_share) + cloth * sleeve_share) * (0.62 + 0.42 * roundness)[
+        ..., None
+    ]
+    region *= (1.0 - arm)[..., None]
+    region += shaded * arm[..., None]
+    over = np.count_nonzero((now > 0.5) & (board_mask[y0:y1, x0:x1] > 0)) > 20
+    return bool(over), touched
+
+
+def _held_stone(cam: Camera, hand: Hand) -> tuple[float, float, float]:
+    """Pixel centre and radius of the stone between the fingers."""
+    centre = cam.project(np.array([hand.x, hand.y, hand.z + 5.0]))
+    depth = float(((np.array([hand.x, hand.y, hand.z]) - cam.position) @ cam.rotation.T)[2])
+    return float(centre[0]), float(centre[1]), cam.focal * 11.0 / depth
 
 
 def _blur_into(out: F32, sharp: F32, box: Box, *, sigma: float) -> None:
@@ -723,108 +786,44 @@ def _blur_into(out: F32, sharp: F32, box: Box, *, sigma: float) -> None:
     out[y0:y1, x0:x1] = blurred[y0 - ey0 : y1 - ey0, x0 - ex0 : x1 - ex0]
 
 
-def _draw_hand(
-    image: F32,
-    scene: Scene,
-    hand: Hand,
-    light: Light,
-    look: dict[str, Any],
-    board_mask: U8,
-) -> tuple[bool, Box | None]:
-    """Draw the arm, hand, held stone and their soft shadow, in place.
+def _limb_box(cam: Camera, limbs: list[_Limb], *, margin: int) -> Box | None:
+    """Bounding box of the limbs in the picture, widened by ``margin``; None if unseen.
 
-    Work is done in the bounding box of what is drawn, not the whole picture.
-    Returns whether the hand is over the board, and the region drawn in.
-    """
-    assert scene.spec is not None
-    cam = scene.board_camera()
-    limbs = _arm(hand, scene.spec, long_sleeve=bool(look["long_sleeve"]))
-    direction = light.direction()
-
-    def on_board(p: FloatArray) -> FloatArray:
-        """Where light grazing past ``p`` meets the board."""
-        result: FloatArray = p - direction * (p[2] / direction[2])
-        return result
-
-    shadows = [_Limb(on_board(m.a), on_board(m.b), m.width, m.sleeve) for m in limbs]
-    blur = 5.0 + 0.05 * float(-hand.z)
-    shadow, touched = _coverage(cam, shadows, margin=int(3 * blur))
-    if touched is not None:
-        x0, y0, x1, y1 = touched
-        soft = f32(cv2.GaussianBlur(shadow, (0, 0), blur))
-        image[y0:y1, x0:x1] *= (1.0 - 0.45 * soft)[..., None]
-    if hand.holding is not None:
-        centre = cam.project(np.array([hand.x, hand.y, hand.z + 5.0]))
-        depth = float(((np.array([hand.x, hand.y, hand.z]) - cam.position) @ cam.rotation.T)[2])
-        radius = cam.focal * 11.0 / depth
-        colour = (28.0, 28.0, 30.0) if hand.holding == "X" else (225.0, 230.0, 232.0)
-        cv2.circle(
-            image,
-            (round(centre[0] * 16), round(centre[1] * 16)),
-            round(radius * 16),
-            colour,
-            -1,
-            cv2.LINE_AA,
-            shift=4,
-        )
-        h, w = image.shape[:2]
-        reach = math.ceil(radius) + 2
-        cx, cy = round(centre[0]), round(centre[1])
-        disc = (max(0, cx - reach), max(0, cy - reach), min(w, cx + reach), min(h, cy + reach))
-        if disc[0] < disc[2] and disc[1] < disc[3]:
-            touched = _union(touched, disc)
-    arm, box = _coverage(cam, limbs, margin=2)
-    if box is None:
-        return False, touched
-    x0, y0, x1, y1 = box
-    sleeve, _ = _coverage(cam, [m for m in limbs if m.sleeve], margin=2, box=box)
-    inside = (arm > 0.5).astype(np.uint8)
-    roundness = np.clip(f32(cv2.distanceTransform(inside, cv2.DIST_L2, 3)) / 10.0, 0.0, 1.0)
-    skin = np.array(look["skin"], dtype=np.float32)
-    cloth = np.array(look["sleeve"], dtype=np.float32)
-    base = np.where((sleeve > 0.5)[..., None], cloth, skin)
-    shaded = base * (0.62 + 0.42 * roundness)[..., None]
-    region = image[y0:y1, x0:x1]
-    region *= (1.0 - arm)[..., None]
-    region += shaded * arm[..., None]
-    over = bool(np.count_nonzero(inside & (board_mask[y0:y1, x0:x1] > 0)) > 20)
-    return over, _union(touched, box)
-
-
-def _coverage(
-    cam: Camera,
-    limbs: list[_Limb],
-    *,
-    margin: int,
-    box: tuple[int, int, int, int] | None = None,
-) -> tuple[F32, tuple[int, int, int, int] | None]:
-    """Anti-aliased coverage of the limbs in the picture, cropped to their bounding box.
-
-    Returns the coverage (float32, 0..1) and the box ``(x0, y0, x1, y1)``, or an empty
-    array and None when nothing is in the picture (or something is behind the camera).
+    None too when part of them is behind the camera.
     """
     if not limbs:
-        if box is None:
-            return np.zeros((0, 0), dtype=np.float32), None
-        return np.zeros((box[3] - box[1], box[2] - box[0]), dtype=np.float32), box
+        return None
+    ends, radius = _limb_ends(cam, limbs)
+    if ends is None:
+        return None
+    x0 = max(0, int(np.floor((ends[:, 0] - radius).min())) - margin)
+    y0 = max(0, int(np.floor((ends[:, 1] - radius).min())) - margin)
+    x1 = min(cam.width, int(np.ceil((ends[:, 0] + radius).max())) + margin + 1)
+    y1 = min(cam.height, int(np.ceil((ends[:, 1] + radius).max())) + margin + 1)
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _limb_ends(cam: Camera, limbs: list[_Limb]) -> tuple[FloatArray | None, FloatArray]:
+    """Pixel ends (2 per limb) and their radii in pixels; None if any is behind the camera."""
     ends = np.array([[m.a, m.b] for m in limbs]).reshape(-1, 3)
     widths = np.array([m.width for m in limbs]).reshape(-1)
     depth = ((ends - cam.position) @ cam.rotation.T)[:, 2]
     if (depth <= 1.0).any():
-        return np.zeros((0, 0), dtype=np.float32), None
-    px = cam.project(ends)
-    radius = cam.focal * widths / 2.0 / depth
-    if box is None:
-        x0 = max(0, int(np.floor((px[:, 0] - radius).min())) - margin)
-        y0 = max(0, int(np.floor((px[:, 1] - radius).min())) - margin)
-        x1 = min(cam.width, int(np.ceil((px[:, 0] + radius).max())) + margin + 1)
-        y1 = min(cam.height, int(np.ceil((px[:, 1] + radius).max())) + margin + 1)
-        if x0 >= x1 or y0 >= y1:
-            return np.zeros((0, 0), dtype=np.float32), None
-        box = (x0, y0, x1, y1)
+        return None, widths
+    radius: FloatArray = cam.focal * widths / 2.0 / depth
+    return cam.project(ends), radius
+
+
+def _coverage(cam: Camera, limbs: list[_Limb], *, box: Box) -> F32:
+    """Anti-aliased coverage (0..1) of the limbs within ``box`` of the picture."""
     x0, y0, x1, y1 = box
     mask = np.zeros((y1 - y0, x1 - x0), dtype=np.float32)
-    local = (px - np.array([x0, y0])) * 16
+    if not limbs:
+        return mask
+    ends, radius = _limb_ends(cam, limbs)
+    if ends is None:
+        return mask
+    local = (ends - np.array([x0, y0])) * 16
     for i in range(len(limbs)):
         a, b = local[2 * i], local[2 * i + 1]
         ra, rb = radius[2 * i] * 16, radius[2 * i + 1] * 16
@@ -838,4 +837,4 @@ def _coverage(
             cv2.circle(
                 mask, (round(centre[0]), round(centre[1])), round(r), 1.0, -1, cv2.LINE_AA, shift=4
             )
-    return mask, box
+    return mask
