@@ -230,9 +230,10 @@ def fit_lattice(
     """Fit evenly spaced lines to scattered line positions.
 
     Candidate spacings are the gaps between merged neighbouring positions; each is
-    scored by the weight of positions within ``tolerance`` spacings of its comb,
-    times the share of comb teeth between the extreme supported positions that
-    have support (so that half the true spacing, which fits every line too, loses).
+    scored by the weight of positions within ``tolerance`` spacings of its comb
+    (each tooth counting as one typical line at most), times the squared share of
+    comb teeth between the extreme supported positions that have support (so that
+    half the true spacing, which fits every line too, loses).
 
     Parameters
     ----------
@@ -255,6 +256,7 @@ def fit_lattice(
     merged, mweights = merged[strong], mweights[strong]
     if len(merged) < 3:
         return None
+    line_weight = float(np.median(mweights))
     gaps = np.diff(merged)
     candidates = np.unique(np.round(gaps[gaps > spread / (lines * 3.0)], 6))
     best: tuple[float, Lattice1D] | None = None
@@ -266,9 +268,12 @@ def fit_lattice(
         inlier = np.abs(frac - k) < tolerance
         if inlier.sum() < 3:
             continue
-        teeth = int(k[inlier].max() - k[inlier].min()) + 1
-        supported = len(np.unique(k[inlier]))
-        score = float(mweights[inlier].sum()) * (supported / teeth) ** 2
+        first = int(k[inlier].min())
+        tooth = np.bincount((k[inlier] - first).astype(np.int64), weights=mweights[inlier])
+        supported = int(np.count_nonzero(tooth))
+        # Each tooth counts like one line at most: a coarse comb whose teeth each
+        # gather several lines (the grid seen through floor tiles) must not win.
+        score = float(np.minimum(tooth, line_weight).sum()) * (supported / len(tooth)) ** 2
         if best is None or score > best[0]:
             # Least-squares refinement on the inliers.
             design = np.column_stack([np.ones(int(inlier.sum())), k[inlier]])

@@ -41,6 +41,8 @@ SIZES: tuple[int, ...] = (9, 13, 19)
 WORK_SIDE = 1024
 #: Smallest image side worth looking at.
 MIN_SIDE = 32
+#: Mean crossing evidence (0..1) over the N×N window below which there is no board.
+MIN_EVIDENCE = 0.2
 
 
 @dataclass(frozen=True, eq=False)
@@ -122,6 +124,15 @@ def _check_image(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     if image.ndim == 2:
         return image
     raise VisionError(f"image must have shape (H, W, 3) or (H, W), got {image.shape!r}")
+
+
+def _capped(lengths: FloatArray) -> FloatArray:
+    """Segment weights: length, but no segment worth more than a few typical ones.
+
+    A few long straight edges (floor tiles, a table, a ruler) must not outvote the
+    many grid segments that stones cut short.
+    """
+    return np.minimum(lengths, 2.0 * float(np.median(lengths)))
 
 
 def _normalizer(shape: tuple[int, int]) -> FloatArray:
@@ -512,7 +523,7 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     for segs, axis in ((col_segs, 0), (row_segs, 1)):
         pts = apply_homography(to_rect, segs.ends.reshape(-1, 2)).reshape(-1, 2, 2)
         positions = pts[:, :, axis].mean(axis=1)
-        lattice = fit_lattice(positions, segs.lengths, lines=size)
+        lattice = fit_lattice(positions, _capped(segs.lengths), lines=size)
         if lattice is None or lattice.spacing <= 0:
             return _failure("no evenly spaced lines")
         lattices.append((lattice, lattice.index(positions)))
@@ -560,7 +571,7 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     if refined is None:
         return _failure("refined grid lines are degenerate")
     points_work, weight, line_share = refined
-    if mean_evidence < 0.2:
+    if mean_evidence < MIN_EVIDENCE:
         return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
     points = points_work / scale
     points = _canonical_order(points)
