@@ -37,15 +37,21 @@ def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
 
 
-def draw_table(lines: list[str], path: Path) -> None:
-    """Render text lines (monospace) as a PNG, for people who would rather look."""
+def draw_table(rows: list[list[str]], path: Path) -> None:
+    """Render a table (first row the header) as a PNG, columns aligned."""
     font, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1
-    height = 26 * len(lines) + 20
-    width = 20 + max(cv2.getTextSize(line, font, scale, thick)[0][0] for line in lines)
-    canvas = np.full((height, width, 3), 255, np.uint8)
-    for i, line in enumerate(lines):
-        colour = (0, 0, 0) if i else (120, 60, 0)
-        cv2.putText(canvas, line, (10, 28 + 26 * i), font, scale, colour, thick, cv2.LINE_AA)
+    widths = [
+        max(cv2.getTextSize(row[k], font, scale, thick)[0][0] for row in rows)
+        for k in range(len(rows[0]))
+    ]
+    starts = np.concatenate([[10], 10 + np.cumsum([w + 24 for w in widths])])
+    canvas = np.full((26 * len(rows) + 20, int(starts[-1]), 3), 255, np.uint8)
+    for i, row in enumerate(rows):
+        colour = (120, 60, 0) if i == 0 else (0, 0, 0)
+        for k, text in enumerate(row):
+            width = cv2.getTextSize(text, font, scale, thick)[0][0]
+            x = int(starts[k]) if k == 0 else int(starts[k] + widths[k] - width)
+            cv2.putText(canvas, text, (x, 28 + 26 * i), font, scale, colour, thick, cv2.LINE_AA)
     if not cv2.imwrite(str(path), canvas):
         raise OSError(f"cannot write table image {str(path)!r}")
 
@@ -82,15 +88,14 @@ def run(args: argparse.Namespace) -> int:
         if found.grid is not None:
             read_stones(hd, found.grid)
         full_ms[case.folder].append(_ms(start))
-    header = f"{'dataset':28} {'photos right':>12} {'points right':>13} {'(a) ms':>8} {'(b) ms':>8}"
-    lines = [header]
+    table = [["dataset", "photos right", "points right", "(a) ms", "(b) ms"]]
     for folder in sorted(right):
         ok, total = right[folder]
         good, count = points[folder]
         a = statistics.median(full_ms[folder])
         b = statistics.median(read_ms[folder]) if read_ms[folder] else float("nan")
-        lines.append(
-            f"{folder:28} {f'{ok}/{total}':>12} {100 * good / count:12.3f}% {a:8.0f} {b:8.1f}"
+        table.append(
+            [folder, f"{ok}/{total}", f"{100 * good / count:.3f}%", f"{a:.0f}", f"{b:.1f}"]
         )
     ok = sum(v[0] for v in right.values())
     total = sum(v[1] for v in right.values())
@@ -98,11 +103,12 @@ def run(args: argparse.Namespace) -> int:
     count = sum(v[1] for v in points.values())
     all_a = statistics.median([v for vs in full_ms.values() for v in vs])
     all_b = statistics.median([v for vs in read_ms.values() for v in vs])
-    lines.append(
-        f"{'all':28} {f'{ok}/{total}':>12} {100 * good / count:12.3f}% {all_a:8.0f} {all_b:8.1f}"
+    table.append(
+        ["all", f"{ok}/{total}", f"{100 * good / count:.3f}%", f"{all_a:.0f}", f"{all_b:.1f}"]
     )
+    lines = [f"{row[0]:28} {row[1]:>12} {row[2]:>13} {row[3]:>8} {row[4]:>8}" for row in table]
     print("\n".join(lines))
     print("(a) grid + stones on the photo scaled to 1920x1080; (b) stones on a known grid")
     if args.table:
-        draw_table(lines, Path(args.table))
+        draw_table(table, Path(args.table))
     return 0
