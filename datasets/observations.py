@@ -160,12 +160,12 @@ def observation_stream(
         captured = sorted(played.captures)
         quiet = not captured and not any(k + d in plan for d in (-1, 0, 1, 2))
         if quiet and k + 1 < len(moves) and _quiet(game, moves[k + 1]):
-            if rng.random() < merged:
+            if merged and rng.random() < merged:
                 # Seen only with the next stone; never two in a row, or the order
                 # of one player's stones could not be told from the table.
                 plan[k + 1] = "_seen"
                 continue
-            if rng.random() < late:
+            if late and rng.random() < late:
                 plan[k + 1] = "_seen"
                 writer.observe(unsure=(move.point,))
                 continue

@@ -82,3 +82,31 @@ def test_demo_referee_count_matches_gnugo(tmp_path: Path, gnugo: str) -> None:
     moves = [node.get_move() for node in written.get_main_sequence()[1:]]
     assert len(moves) == len(record.moves)
     assert moves[0][0] == Color.BLACK.value.lower()
+
+
+def test_the_bundled_log_is_what_kifu_synth_log_makes(tmp_path: Path) -> None:
+    """The demo input is reproducible from the repo with the command its README gives."""
+    out = tmp_path / "log.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "synth",
+            "log",
+            str(BUNDLED / "demo.sgf"),
+            str(out),
+            "--seed",
+            "2",
+            "--dead",
+            "N18,M17",
+            "--violations",
+            "missed_capture,retracted_move,displaced_stone",
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert out.read_bytes() == (BUNDLED / "demo-observations.jsonl").read_bytes()

@@ -7,9 +7,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
+from datasets.observations import INJECTABLE, log_lines, observation_stream
 from datasets.synth.errors import SynthError
 from datasets.synth.photos import DIFFICULTIES, write_photos
 from datasets.synth.video import SIZES, VIOLATIONS, video_from_sgf
+from engine import Point
+from engine.sgf import read_sgf
+from server import args as args_
 
 
 def register(subparsers: Any) -> None:
@@ -51,6 +57,30 @@ def register(subparsers: Any) -> None:
         "--max-moves", type=int, default=None, help="play only the first N moves (default all)"
     )
     video.set_defaults(func=_video)
+
+    log = kinds.add_parser(
+        "log", help="the observation log a camera would give of a game, for kifu referee"
+    )
+    log.add_argument("game", type=Path, help="game record (.sgf) to play")
+    log.add_argument("out", type=Path, help="observation log to write (.jsonl)")
+    log.add_argument(
+        "--violations",
+        default="",
+        help=f"comma-separated kinds to inject, each corrected after: {', '.join(INJECTABLE)}",
+    )
+    log.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    log.add_argument(
+        "--dead",
+        default="",
+        help="after two passes, the dead stones taken off before counting (e.g. N18,M17)",
+    )
+    log.add_argument(
+        "--merged", type=args_.unit, default=0.0, help="share of quiet moves seen late"
+    )
+    log.add_argument(
+        "--late", type=args_.unit, default=0.0, help="share of new stones first read unsure"
+    )
+    log.set_defaults(func=_log)
 
 
 def _photos(args: argparse.Namespace) -> int:
@@ -97,4 +127,21 @@ def _video(args: argparse.Namespace) -> int:
         f"wrote {args.out} ({truth['frame_count']} frames, {len(truth['moves'])} moves, "
         f"{len(truth['alerts'])} alerts) and {args.out.with_suffix('.json')}"
     )
+    return 0
+
+
+def _log(args: argparse.Namespace) -> int:
+    record = read_sgf(args.game.read_bytes(), name=str(args.game))
+    dead = [Point.from_gtp(v.strip(), record.size) for v in args.dead.split(",") if v.strip()]
+    stream = observation_stream(
+        record,
+        rng=np.random.default_rng(args.seed),
+        violations=[v.strip() for v in args.violations.split(",") if v.strip()],
+        dead=dead,
+        merged=args.merged,
+        late=args.late,
+    )
+    args.out.write_text("".join(line + "\n" for line in log_lines(stream)), encoding="utf-8")
+    injected = ", ".join(f"{kind} at move {k + 1}" for k, kind in stream.injected) or "none"
+    print(f"wrote {len(stream.items)} lines to {args.out}; injected: {injected}")
     return 0
