@@ -1,11 +1,13 @@
 """Black, white or empty from per-intersection features: a few transparent rules.
 
 The feature is relative to the local board (see :mod:`vision.features`), so one
-black threshold carries across boards and lighting. White stones on a pale board
-are barely brighter than it, while on a dark board bright patches of wood are
-much brighter than the estimate around them; so the white threshold adapts to
-each image: a few robust spreads above the typical point (most points are
-empty), never below a floor.
+scale carries across boards and lighting. Both thresholds adapt to each image: a
+number of robust spreads above the typical point (most points are empty), never
+below a floor. White stones on a pale board are barely brighter than it, while
+bright patches of wood on a dark board are; deep stone shadows on a dim board
+are nearly as dark as black stones, which are about as dark as anything gets (so
+the black threshold has a ceiling too). White stones that sit off their point
+are found as stone-sized blobs (see :func:`off_centre`).
 
 The numbers were chosen on the real photos of ``../shared/datasets/photos`` by a
 small grid search; the table in the README therefore measures fit, and the
@@ -26,6 +28,11 @@ FloatArray = npt.NDArray[np.float64]
 
 #: A black stone's middle is at least this much darker than the board (share of its brightness).
 BLACK_DARKNESS = 0.35
+#: ... and at least this many robust spreads above the median point (deep shadows
+#: across a dim board widen the spread).
+BLACK_SPREAD = 8.0
+#: ... but never asks for more than this: a black stone is about as dark as it gets.
+BLACK_CEILING = 0.95
 #: A white stone's middle is at least this much brighter than the board...
 WHITE_BRIGHTNESS = 0.15
 #: ... and at least this many robust spreads (1.4826 MAD) above the median point.
@@ -39,9 +46,19 @@ _SURE = 0.15
 
 def white_threshold(bright: FloatArray) -> float:
     """The brightness above which a point is white, for one image's points."""
-    middle = float(np.median(bright))
-    spread = 1.4826 * float(np.median(np.abs(bright - middle)))
-    return max(WHITE_BRIGHTNESS, middle + WHITE_SPREAD * spread)
+    return _adaptive(bright, WHITE_BRIGHTNESS, WHITE_SPREAD)
+
+
+def black_threshold(dark: FloatArray) -> float:
+    """The darkness above which a point is black, for one image's points."""
+    return min(_adaptive(dark, BLACK_DARKNESS, BLACK_SPREAD), BLACK_CEILING)
+
+
+def _adaptive(values: FloatArray, floor: float, spreads: float) -> float:
+    """``spreads`` robust spreads (1.4826 MAD) above the median, never below ``floor``."""
+    middle = float(np.median(values))
+    spread = 1.4826 * float(np.median(np.abs(values - middle)))
+    return max(floor, middle + spreads * spread)
 
 
 def off_centre(
@@ -90,13 +107,12 @@ def classify(features: StoneFeatures) -> tuple[npt.NDArray[np.str_], FloatArray]
     """
     size = features.dark.shape[0]
     threshold = white_threshold(features.bright)
-    black = features.dark - BLACK_DARKNESS
+    black = features.dark - black_threshold(features.dark)
     white = features.bright - threshold
     labels = np.full(features.dark.shape, ".", dtype="<U1")
     labels[white > 0] = "O"
     labels[off_centre(features.relative, BLOB_SHARE * threshold, size) & (labels == ".")] = "O"
     labels[black > 0] = "X"
-    labels[off_centre(features.relative, -BLACK_DARKNESS, size) & (labels == ".")] = "X"
     margin = np.where(black > 0, black, np.where(white > 0, white, np.minimum(-black, -white)))
     confidence = 0.5 + 0.5 * np.clip(margin / _SURE, 0.0, 1.0)
     return labels, np.asarray(confidence, dtype=np.float64)
