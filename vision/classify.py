@@ -22,7 +22,17 @@ import numpy.typing as npt
 
 from vision.features import StoneFeatures
 
-__all__ = ["BLACK_DARKNESS", "WHITE_BRIGHTNESS", "WHITE_SPREAD", "classify", "white_threshold"]
+__all__ = [
+    "BLACK_CEILING",
+    "BLACK_DARKNESS",
+    "BLACK_SPREAD",
+    "WHITE_BRIGHTNESS",
+    "WHITE_SPREAD",
+    "black_threshold",
+    "classify",
+    "off_centre",
+    "white_threshold",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -32,7 +42,7 @@ BLACK_DARKNESS = 0.35
 #: across a dim board widen the spread).
 BLACK_SPREAD = 8.0
 #: ... but never asks for more than this: a black stone is about as dark as it gets.
-BLACK_CEILING = 0.95
+BLACK_CEILING = 0.8
 #: A white stone's middle is at least this much brighter than the board...
 WHITE_BRIGHTNESS = 0.15
 #: ... and at least this many robust spreads (1.4826 MAD) above the median point.
