@@ -573,7 +573,7 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     points_work, weight, line_share = refined
     if mean_evidence < MIN_EVIDENCE:
         return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
-    points = points_work / scale
+    points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
     points = _canonical_order(points)
     uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
     homography = fit_homography(np.stack([uu, vv], -1).reshape(-1, 2), points.reshape(-1, 2))
