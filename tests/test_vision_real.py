@@ -38,17 +38,14 @@ TRUTH_CORRECTIONS: dict[str, dict[tuple[int, int], str]] = {
 NOT_YET_READ: dict[str, str] = {
     "gomrade/1/11.jpg": "deep stone shadows on a dim, blue-lit board read as black",
     "imago-tests/t2/skip/t2_008.jpg": "a finger placing a stone at (6, 0) is read as white",
-    "imago-tests/t2/skip/t2_052.jpg": "bright wood at the lower right read as a white stone",
-    "imago-tests/t2/skip/t2_076.jpg": "bright wood at the lower right read as a white stone",
-    "imago-tests/t2/skip/t2_078.jpg": "bright wood at the lower right read as white stones",
+    "imago-tests/t2/skip/t2_078.jpg": "bright wood at the lower right read as a white stone",
     "imago-tests/t2/skip/t2_103.jpg": "off-centre white stone at (17, 16) missed",
-    "imago-tests/t2/t2_077.jpg": "bright wood at the lower right read as a white stone",
     "imago-tests/t2/t2_101.jpg": "off-centre white stone at (17, 16) missed",
     "imago-tests/t3/t3_003.jpg": "a hand at the left edge is read as white stones",
 }
 
 #: Photos entirely right so far (the floor under the 95 % bar).
-REACHED_PHOTOS = 62
+REACHED_PHOTOS = 65
 
 
 @dataclass(frozen=True)
@@ -139,7 +136,7 @@ def test_photos_read_entirely_right_at_the_level_reached(results: dict[str, Resu
     assert _all_right(results) >= REACHED_PHOTOS
 
 
-@pytest.mark.xfail(reason="bar not reached: 62/71 photos entirely right", strict=True)
+@pytest.mark.xfail(reason="bar not reached: 65/71 photos entirely right", strict=True)
 def test_bar_95_percent_of_photos_entirely_right(results: dict[str, Result]) -> None:
     assert _all_right(results) >= 0.95 * len(results)
 

@@ -50,6 +50,8 @@ WHITE_SPREAD = 4.0
 #: A blob of white stone is traced at this share of the white threshold: more of
 #: the stone's body than its brightest middle.
 BLOB_SHARE = 0.7
+#: How far (cells) past the outer lines an off-centre stone's middle may lie.
+EDGE_SLACK = 0.2
 #: Margin (share of the board's brightness) at which a decision counts as certain.
 _SURE = 0.15
 
@@ -101,7 +103,10 @@ def off_centre(
     row = (rows - (cell - 1) / 2.0) / cell
     col = (cols - (cell - 1) / 2.0) / cell
     r, c = np.rint(row).astype(np.int64), np.rint(col).astype(np.int64)
-    near = (np.hypot(row - r, col - c) < 0.5) & (r >= 0) & (r < size) & (c >= 0) & (c < size)
+    # Within half a cell of its point, and not out past the outer lines (where the
+    # board's rim and the table catch the light).
+    inside = (np.minimum(row, col) > -EDGE_SLACK) & (np.maximum(row, col) < size - 1 + EDGE_SLACK)
+    near = (np.hypot(row - r, col - c) < 0.5) & inside
     owned[r[near], c[near]] = True
     return owned
 
