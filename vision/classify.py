@@ -47,7 +47,7 @@ BLACK_CEILING = 0.8
 #: A white stone's middle is at least this much brighter than the board...
 WHITE_BRIGHTNESS = 0.15
 #: ... and at least this many robust spreads (1.4826 MAD) above the median point.
-WHITE_SPREAD = 4.0
+WHITE_SPREAD = 4.5
 #: A blob of white stone is traced at this share of the white threshold: more of
 #: the stone's body than its brightest middle.
 BLOB_SHARE = 0.7
@@ -88,12 +88,12 @@ def off_centre(
     cell = relative.shape[0] // size
     mask = (relative > mask_threshold) if mask_threshold > 0 else (relative < mask_threshold)
     distance = cv2.distanceTransform(mask.astype(np.uint8), cv2.DIST_L2, 3)
-    reach = max(3, round(0.6 * cell)) | 1
+    reach = max(3, round(1.2 * cell)) | 1  # one peak per stone: neighbours are a cell apart
     kernel = np.ones((reach, reach), np.uint8)
     # A stone's middle is 0.3..0.6 cell from the edge of its blob; a wider bright
     # patch (glare, the board's rim) is no stone.
     peaks = (
-        (distance >= 0.3 * cell)
+        (distance >= 0.25 * cell)
         & (distance <= 0.6 * cell)
         & (distance >= cv2.dilate(distance, kernel))
     )
