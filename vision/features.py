@@ -9,7 +9,9 @@ The one feature, per intersection, is relative to the board around it (so that
 shadows, coloured light and pale or dark boards matter less): ``dark``, how much
 darker the middle of the point is than the local board, as a share of the
 board's brightness (negative for a white stone). The board's brightness comes
-from the cell centres, which stones rarely cover, margin included.
+from the cell centres, which stones rarely cover, margin included. The same
+relative brightness per pixel (``relative``) lets stones that sit off their
+point be found as blobs.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ from vision.errors import VisionError
 from vision.geometry import apply_homography
 from vision.grid import Grid
 
-__all__ = ["CELL", "BoardSampler", "StoneFeatures", "stone_features"]
+__all__ = [
+    "CELL",
+    "STONE_LIFT",
+    "BoardSampler",
+    "StoneFeatures",
+    "focal_length",
+    "lift_homography",
+    "stone_features",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
