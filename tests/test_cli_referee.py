@@ -226,3 +226,23 @@ def test_as_a_real_process(tmp_path: Path) -> None:
     assert events[-1]["type"] == "end" and events[-1]["result"] == "B+1.5"
     game, _ = read_back(out)
     assert game.get_root().get("RE") == "B+1.5"
+
+
+def test_a_reader_that_goes_away_loses_no_record(tmp_path: Path) -> None:
+    """``kifu referee LOG --sgf OUT | head -1``: the whole record is still written."""
+    out = tmp_path / "demo.sgf"
+    log = ROOT / "datasets" / "bundled" / "demo-observations.jsonl"
+    done = subprocess.run(
+        f"'{sys.executable}' -m server.cli referee '{log}' --sgf '{out}' | head -1",
+        shell=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0
+    assert done.stderr == ""
+    assert len(done.stdout.splitlines()) == 1
+    _, moves = read_back(out)
+    assert len(moves) == 228

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -11,6 +10,7 @@ from engine import Color, Rules
 from engine.errors import KifuError
 from engine.sgf import GameRecord, read_sgf
 from server import args as args_
+from server.output import emit
 
 
 def register(subparsers: Any) -> None:
@@ -87,5 +87,5 @@ def run(args: Any) -> int:
             line["error"] = message
             print(f"kifu check: {message}", file=sys.stderr)
             status = 2
-        print(json.dumps(line), flush=True)
+        emit(line)
     return status

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from engine.observation import Declaration, Observation, parse_line
 from engine.referee import Referee
 from engine.sgf import write_sgf
 from server import args as args_
+from server.output import emit
 
 
 def register(subparsers: Any) -> None:
@@ -80,11 +80,11 @@ def run(args: Any) -> int:
             problem = f"{args.log}: line {number}: {error}"
             break
         for event in events:
-            print(json.dumps(event.to_json()), flush=True)
+            emit(event.to_json())
     else:
         if problem is None and items:
             for event in referee.finish(items[-1][1].t):
-                print(json.dumps(event.to_json()), flush=True)
+                emit(event.to_json())
     if args.sgf is not None:
         args.sgf.write_bytes(write_sgf(referee.record()))
     if problem is not None:
