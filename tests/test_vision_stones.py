@@ -8,7 +8,13 @@ import pytest
 
 from tests.vision_synthetic import draw_board
 from vision import BoardSampler, VisionError, detect_board, grid_from_corners, read_stones
-from vision.classify import BLACK_DARKNESS, classify, off_centre, white_threshold
+from vision.classify import (
+    BLACK_DARKNESS,
+    black_threshold,
+    classify,
+    off_centre,
+    white_threshold,
+)
 from vision.features import StoneFeatures
 from vision.hints import suspicions
 
@@ -72,6 +78,16 @@ def test_white_threshold_rises_with_a_noisy_board_but_not_below_its_floor() -> N
     noisy = rng.normal(0.0, 0.06, 361)
     assert white_threshold(calm) == pytest.approx(0.15)
     assert white_threshold(noisy) > 0.2
+
+
+def test_a_crowded_board_keeps_its_thresholds_below_its_stones() -> None:
+    # 40 % white stones, 15 % black: the stones would set the spread themselves.
+    rng = np.random.default_rng(5)
+    bright = rng.normal(0.0, 0.03, 361)
+    bright[:145] = rng.normal(0.3, 0.05, 145)
+    bright[145:200] = rng.normal(-0.6, 0.05, 55)
+    assert white_threshold(bright) < float(bright[:145].min())
+    assert black_threshold(-bright) < float(-bright[145:200].max())
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,8 @@ below a floor. White stones on a pale board are barely brighter than it, while
 bright patches of wood on a dark board are; deep stone shadows on a dim board
 are nearly as dark as black stones, which are about as dark as anything gets (so
 the black threshold has a ceiling too). White stones that sit off their point
-are found as stone-sized blobs (see :func:`off_centre`).
+are found as stone-sized blobs (see :func:`off_centre`). On a crowded board the
+spread is measured on the points that cannot be stones (see :func:`_quiet`).
 
 The numbers were chosen on the real photos of ``../shared/datasets/photos`` by a
 small grid search (``BLACK_CEILING`` also looking at synthetic photos of seed
@@ -27,6 +28,7 @@ __all__ = [
     "BLACK_CEILING",
     "BLACK_DARKNESS",
     "BLACK_SPREAD",
+    "CROWDED",
     "WHITE_BRIGHTNESS",
     "WHITE_SPREAD",
     "black_threshold",
@@ -53,24 +55,43 @@ WHITE_SPREAD = 4.5
 BLOB_SHARE = 0.7
 #: How far (cells) past the outer lines an off-centre stone's middle may lie.
 EDGE_SLACK = 0.2
+#: Share of points beyond a floor from which a board counts as crowded.
+CROWDED = 1.0 / 3.0
 #: Margin (share of the board's brightness) at which a decision counts as certain.
 _SURE = 0.15
 
 
 def white_threshold(bright: FloatArray) -> float:
     """The brightness above which a point is white, for one image's points."""
-    return _adaptive(bright, WHITE_BRIGHTNESS, WHITE_SPREAD)
+    return _adaptive(bright, WHITE_BRIGHTNESS, WHITE_SPREAD, _quiet(-bright))
 
 
 def black_threshold(dark: FloatArray) -> float:
     """The darkness above which a point is black, for one image's points."""
-    return min(_adaptive(dark, BLACK_DARKNESS, BLACK_SPREAD), BLACK_CEILING)
+    return min(_adaptive(dark, BLACK_DARKNESS, BLACK_SPREAD, _quiet(dark)), BLACK_CEILING)
 
 
-def _adaptive(values: FloatArray, floor: float, spreads: float) -> float:
-    """``spreads`` robust spreads (1.4826 MAD) above the median, never below ``floor``."""
-    middle = float(np.median(values))
-    spread = 1.4826 * float(np.median(np.abs(values - middle)))
+def _quiet(dark: FloatArray) -> npt.NDArray[np.bool_]:
+    """The points the board's spread is measured on: all, unless the board is crowded.
+
+    The median absolute deviation breaks down as stones approach half the points:
+    on a crowded board (at least ``CROWDED`` of the points beyond a floor) the
+    stones would set the spread themselves and push both thresholds past them, so
+    the spread is measured on the points within both floors. On a sparser board
+    every point counts: bright patches of empty wood must widen the spread.
+    """
+    beyond = (dark >= BLACK_DARKNESS) | (-dark >= WHITE_BRIGHTNESS)
+    if beyond.mean() < CROWDED:
+        return np.ones(dark.shape, dtype=bool)
+    return np.asarray(~beyond)
+
+
+def _adaptive(
+    values: FloatArray, floor: float, spreads: float, quiet: npt.NDArray[np.bool_]
+) -> float:
+    """``spreads`` robust spreads (1.4826 MAD) above the quiet points' median, >= ``floor``."""
+    middle = float(np.median(values[quiet]))
+    spread = 1.4826 * float(np.median(np.abs(values[quiet] - middle)))
     return max(floor, middle + spreads * spread)
 
 
