@@ -41,8 +41,10 @@ SIZES: tuple[int, ...] = (9, 13, 19)
 WORK_SIDE = 1024
 #: Smallest image side worth looking at.
 MIN_SIDE = 32
-#: Mean crossing evidence (0..1) over the N×N window below which there is no board.
-MIN_EVIDENCE = 0.2
+#: Mean crossing evidence (0..1) over the N×N window below which there is no board
+#: (real photos give 0.6 or more, true synthetic boards 0.37 or more; table
+#: patterns and wrong lattices up to about 0.22).
+MIN_EVIDENCE = 0.3
 
 
 @dataclass(frozen=True, eq=False)
