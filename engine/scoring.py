@@ -8,6 +8,10 @@ back half the handicap stones. Each warning (Art. 24) costs the offender one sto
 
 A margin of one stone is two points of difference between the players, so the
 result is given both ways: ``"B+1.5"`` and ``"Black wins by ¾ stone"``.
+
+Territory counting (an option, komi 6.5) counts surrounded points plus prisoners
+and dead stones; it does not recognise seki, so an eye inside a seki counts as
+territory where Japanese rules would give it to no one.
 """
 
 from __future__ import annotations
