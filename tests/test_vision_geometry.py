@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -109,3 +110,25 @@ def test_given_corners_skip_the_search() -> None:
     image, truth = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(2))
     detection = detect_board(image, size=19, corners=np.array(corners, dtype=float))
     np.testing.assert_allclose(detection.intersections, truth, atol=1e-6)
+
+
+def test_a_small_board_among_floor_lines_is_found_on_its_region() -> None:
+    # A 19×19 board 220 pixels wide in a 1600×1200 photo, a floor's dark joints
+    # all across it: on the whole photo the joints outvote the grid.
+    x0, y0, side = 1000, 700, 220
+    corners = [
+        (x0, y0),
+        (x0 + side, y0 + 20),
+        (x0 + side - 10, y0 + side + 10),
+        (x0 - 15, y0 + side),
+    ]
+    image, truth = draw_board(
+        EMPTY_19, corners=corners, image_size=(1600, 1200), rng=np.random.default_rng(1)
+    )
+    for k in range(0, 1600, 200):
+        cv2.line(image, (k, 0), (k + 300, 1199), (40, 30, 30), 6)
+    for k in range(0, 1200, 200):
+        cv2.line(image, (0, k), (1599, k + 100), (40, 30, 30), 6)
+    detection = detect_board(image, size=19)
+    assert detection, detection.reason
+    assert np.abs(detection.intersections - truth).max() < 1.5

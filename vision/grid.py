@@ -41,6 +41,10 @@ SIZES: tuple[int, ...] = (9, 13, 19)
 WORK_SIDE = 1024
 #: Smallest image side worth looking at.
 MIN_SIDE = 32
+#: Share of the peak crossing density that bounds the board's region.
+REGION_SHARE = 0.35
+#: How far (share of its longer side) the board's region is widened on each side.
+REGION_GROWTH = 0.25
 #: Mean crossing evidence (0..1) over the N×N window below which there is no board
 #: (real photos give 0.6 or more, true synthetic boards 0.37 or more; table
 #: patterns and wrong lattices up to about 0.22).
@@ -492,8 +496,70 @@ def detect_board(
     return _search(gray, size=size, rng=rng)
 
 
+def _board_region(response: npt.NDArray[np.uint8]) -> tuple[int, int, int, int]:
+    """``(x0, y0, x1, y1)`` of the region of the line response densest in line crossings.
+
+    A grid is many thin lines crossing at short, regular steps; floor tiles,
+    table edges and wood grain give long lines that seldom cross. Local maxima of
+    the Harris measure on the line response are crossings (and stone edges, which
+    lie on the board too); their density, smoothed over about a twelfth of the
+    image, peaks on the board, and the connected region above ``REGION_SHARE`` of
+    that peak bounds it.
+    """
+    harris = cv2.cornerHarris(response.astype(np.float32), 5, 3, 0.04)
+    crossings = (harris > 0.01 * float(harris.max())) & (
+        harris >= cv2.dilate(harris, np.ones((5, 5), np.uint8))
+    )
+    reach = max(3, max(response.shape) // 12)
+    density = cv2.boxFilter(crossings.astype(np.float32), -1, (reach, reach))
+    density = cv2.GaussianBlur(density, (0, 0), reach / 4)
+    region = (density > REGION_SHARE * float(density.max())).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(region)
+    y, x = np.unravel_index(int(np.argmax(density)), density.shape)
+    x0, y0, w, h = (int(v) for v in stats[labels[y, x], :4])
+    return x0, y0, x0 + w, y0 + h
+
+
 def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator) -> BoardDetection:
-    """The automatic grid search (see the module docstring)."""
+    """The grid search on the whole image, then, failing that, on the board's region.
+
+    A board small in the frame, or among stronger straight lines (floor tiles,
+    a table's edges), is sought again on a crop around the region densest in line
+    crossings, scaled up to the working size.
+    """
+    found = _search_once(gray, size=size, rng=rng)
+    if found:
+        return found
+    height, width = gray.shape
+    scale = WORK_SIDE / max(height, width)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    size_work = (round(width * scale), round(height * scale))
+    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    x0, y0, x1, y1 = (v / scale for v in _board_region(line_response(work, width=7)))
+    grow = REGION_GROWTH * max(x1 - x0, y1 - y0)
+    left, top = max(0, int(x0 - grow)), max(0, int(y0 - grow))
+    right, bottom = min(width, int(np.ceil(x1 + grow))), min(height, int(np.ceil(y1 + grow)))
+    crop_w, crop_h = right - left, bottom - top
+    if crop_w * crop_h > 0.8 * width * height or min(crop_w, crop_h) < MIN_SIDE:
+        return found
+    again = _search_once(gray[top:bottom, left:right], size=size, rng=rng)
+    if again.grid is None:
+        return found
+    offset = np.array([[1.0, 0, left], [0, 1.0, top], [0, 0, 1.0]])
+    grid = Grid(
+        size=size,
+        homography=offset @ again.grid.homography,
+        intersections=again.grid.intersections + np.array([left, top], dtype=np.float64),
+        image_shape=(height, width),
+    )
+    details = {**again.details, "region": 1.0}
+    return BoardDetection(grid=grid, confidence=again.confidence, details=details)
+
+
+def _search_once(
+    gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator
+) -> BoardDetection:
+    """The automatic grid search on one image (see the module docstring)."""
     height, width = gray.shape
     scale = WORK_SIDE / max(height, width)
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
