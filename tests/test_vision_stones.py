@@ -90,6 +90,23 @@ def test_a_crowded_board_keeps_its_thresholds_below_its_stones() -> None:
     assert black_threshold(-bright) < float(-bright[145:200].max())
 
 
+def test_black_stones_well_apart_from_a_grainy_board_are_black() -> None:
+    # A dark, grainy board: its spread is wide, the stones stand a clear gap apart.
+    rng = np.random.default_rng(6)
+    dark = rng.normal(0.05, 0.1, 361).clip(-0.25, 0.3)
+    dark[:40] = rng.uniform(0.66, 0.8, 40)
+    assert black_threshold(dark) < 0.66
+
+
+def test_a_run_of_deep_shadows_below_black_stones_stays_empty() -> None:
+    # A dim board: shadows from 0.67 down to the stones' 1.0, no clear gap between.
+    rng = np.random.default_rng(7)
+    dark = rng.normal(0.2, 0.12, 361).clip(-0.1, 0.48)
+    dark[:6] = 1.0
+    dark[6:16] = np.linspace(0.67, 0.76, 10)
+    assert black_threshold(dark) > 0.76
+
+
 @pytest.mark.parametrize(
     "corners",
     [

@@ -27,8 +27,10 @@ from vision.features import StoneFeatures
 __all__ = [
     "BLACK_CEILING",
     "BLACK_DARKNESS",
+    "BLACK_GAP",
     "BLACK_SPREAD",
     "CROWDED",
+    "GAP_REACH",
     "WHITE_BRIGHTNESS",
     "WHITE_SPREAD",
     "black_threshold",
@@ -46,6 +48,10 @@ BLACK_DARKNESS = 0.35
 BLACK_SPREAD = 8.0
 #: ... but never asks for more than this: a black stone is about as dark as it gets.
 BLACK_CEILING = 0.8
+#: A gap this wide in darkness below the darkest points may separate black stones...
+BLACK_GAP = 0.1
+#: ... if the board's points below it lie within this many spreads of its median.
+GAP_REACH = 4.0
 #: A white stone's middle is at least this much brighter than the board...
 WHITE_BRIGHTNESS = 0.15
 #: ... and at least this many robust spreads (1.4826 MAD) above the median point.
@@ -68,7 +74,32 @@ def white_threshold(bright: FloatArray) -> float:
 
 def black_threshold(dark: FloatArray) -> float:
     """The darkness above which a point is black, for one image's points."""
-    return min(_adaptive(dark, BLACK_DARKNESS, BLACK_SPREAD, _quiet(dark)), BLACK_CEILING)
+    quiet = _quiet(dark)
+    threshold = min(_adaptive(dark, BLACK_DARKNESS, BLACK_SPREAD, quiet), BLACK_CEILING)
+    return max(BLACK_DARKNESS, min(threshold, _gap_above_board(dark, quiet)))
+
+
+def _gap_above_board(dark: FloatArray, quiet: npt.NDArray[np.bool_]) -> float:
+    """The middle of a clear gap between the board's points and the darkest ones.
+
+    On a dark, grainy board the board's own spread is wide, and ``BLACK_SPREAD``
+    of it reaches past black stones that nonetheless stand well apart: the first
+    gap of at least ``BLACK_GAP`` below the darkest points separates them when
+    they spread over less than the gap (stones alike, not a run of ever deeper
+    shadows) and everything below it lies within ``GAP_REACH`` spreads of the
+    median. Infinite when there is no such gap.
+    """
+    middle = float(np.median(dark[quiet]))
+    spread = 1.4826 * float(np.median(np.abs(dark[quiet] - middle))) + 1e-9
+    values = np.sort(dark.ravel())[::-1]
+    wide = np.nonzero(values[:-1] - values[1:] >= BLACK_GAP)[0]
+    if len(wide) == 0:
+        return np.inf
+    k = int(wide[0])
+    gap = values[k] - values[k + 1]
+    if values[k + 1] > middle + GAP_REACH * spread or values[0] - values[k] > gap:
+        return np.inf
+    return float(0.5 * (values[k] + values[k + 1]))
 
 
 def _quiet(dark: FloatArray) -> npt.NDArray[np.bool_]:
