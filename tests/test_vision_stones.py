@@ -98,6 +98,13 @@ def test_black_stones_well_apart_from_a_grainy_board_are_black() -> None:
     assert black_threshold(dark) < 0.66
 
 
+def test_white_stones_well_apart_from_a_grainy_board_are_white() -> None:
+    rng = np.random.default_rng(8)
+    bright = rng.normal(-0.05, 0.1, 361).clip(-0.3, 0.15)
+    bright[:40] = rng.uniform(0.34, 0.42, 40)
+    assert white_threshold(bright) < 0.34
+
+
 def test_a_run_of_deep_shadows_below_black_stones_stays_empty() -> None:
     # A dim board: shadows from 0.67 down to the stones' 1.0, no clear gap between.
     rng = np.random.default_rng(7)

@@ -27,10 +27,10 @@ from vision.features import StoneFeatures
 __all__ = [
     "BLACK_CEILING",
     "BLACK_DARKNESS",
-    "BLACK_GAP",
     "BLACK_SPREAD",
     "CROWDED",
     "GAP_REACH",
+    "STONE_GAP",
     "WHITE_BRIGHTNESS",
     "WHITE_SPREAD",
     "black_threshold",
@@ -48,8 +48,8 @@ BLACK_DARKNESS = 0.35
 BLACK_SPREAD = 8.0
 #: ... but never asks for more than this: a black stone is about as dark as it gets.
 BLACK_CEILING = 0.8
-#: A gap this wide in darkness below the darkest points may separate black stones...
-BLACK_GAP = 0.1
+#: A gap this wide below the darkest (or brightest) points may separate the stones...
+STONE_GAP = 0.1
 #: ... if the board's points below it lie within this many spreads of its median.
 GAP_REACH = 4.0
 #: A white stone's middle is at least this much brighter than the board...
@@ -69,7 +69,9 @@ _SURE = 0.15
 
 def white_threshold(bright: FloatArray) -> float:
     """The brightness above which a point is white, for one image's points."""
-    return _adaptive(bright, WHITE_BRIGHTNESS, WHITE_SPREAD, _quiet(-bright))
+    quiet = _quiet(-bright)
+    threshold = _adaptive(bright, WHITE_BRIGHTNESS, WHITE_SPREAD, quiet)
+    return max(WHITE_BRIGHTNESS, min(threshold, _gap_above_board(bright, quiet)))
 
 
 def black_threshold(dark: FloatArray) -> float:
@@ -79,20 +81,21 @@ def black_threshold(dark: FloatArray) -> float:
     return max(BLACK_DARKNESS, min(threshold, _gap_above_board(dark, quiet)))
 
 
-def _gap_above_board(dark: FloatArray, quiet: npt.NDArray[np.bool_]) -> float:
-    """The middle of a clear gap between the board's points and the darkest ones.
+def _gap_above_board(values: FloatArray, quiet: npt.NDArray[np.bool_]) -> float:
+    """The middle of a clear gap between the board's points and the most extreme ones.
 
-    On a dark, grainy board the board's own spread is wide, and ``BLACK_SPREAD``
-    of it reaches past black stones that nonetheless stand well apart: the first
-    gap of at least ``BLACK_GAP`` below the darkest points separates them when
-    they spread over less than the gap (stones alike, not a run of ever deeper
-    shadows) and everything below it lies within ``GAP_REACH`` spreads of the
-    median. Infinite when there is no such gap.
+    ``values`` is darkness (for black) or brightness (for white). On a grainy
+    board the board's own spread is wide, and the spreads asked for reach past
+    stones that nonetheless stand well apart: the first gap of at least
+    ``STONE_GAP`` below the highest values separates them when they spread over
+    less than the gap (stones alike, not a run of ever deeper shadows) and
+    everything below it lies within ``GAP_REACH`` spreads of the median.
+    Infinite when there is no such gap.
     """
-    middle = float(np.median(dark[quiet]))
-    spread = 1.4826 * float(np.median(np.abs(dark[quiet] - middle))) + 1e-9
-    values = np.sort(dark.ravel())[::-1]
-    wide = np.nonzero(values[:-1] - values[1:] >= BLACK_GAP)[0]
+    middle = float(np.median(values[quiet]))
+    spread = 1.4826 * float(np.median(np.abs(values[quiet] - middle))) + 1e-9
+    values = np.sort(values.ravel())[::-1]
+    wide = np.nonzero(values[:-1] - values[1:] >= STONE_GAP)[0]
     if len(wide) == 0:
         return np.inf
     k = int(wide[0])
