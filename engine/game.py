@@ -144,9 +144,9 @@ class Game:
         moves = []
         for r in range(self.size):
             for c in range(self.size):
-                move = Move(color, Point(r, c))
-                if self.board[move.point] is None and self.is_legal(move):  # type: ignore[index]
-                    moves.append(move)
+                point = Point(r, c)
+                if self.board[point] is None and self.is_legal(Move(color, point)):
+                    moves.append(Move(color, point))
         moves.append(Move.pass_(color))
         return moves
 
