@@ -20,6 +20,7 @@ COMMANDS: tuple[str, ...] = (
     "bench",
     "synth",
     "detect",
+    "train",
 )
 
 

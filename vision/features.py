@@ -16,7 +16,7 @@ point be found as blobs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -179,6 +179,9 @@ class StoneFeatures:
     #: ndarray of shape (N*cell, N*cell), float32: every pixel's brightness relative to
     #: the board there (for stones that sit off their intersection).
     relative: npt.NDArray[np.float32]
+    #: The local board's brightness (Lab L, 0..255) at each intersection, which
+    #: :mod:`vision.learned` normalises its patches by; None for features made by hand.
+    board: FloatArray | None = field(default=None)
 
 
 def _disc(cell: int, radius: float) -> npt.NDArray[np.bool_]:
@@ -256,4 +259,6 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     side = n * cell
     board_px = cv2.resize(scale.astype(np.float32), (side, side), interpolation=cv2.INTER_LINEAR)
     relative = (light[inner, inner] - board_px) / board_px
-    return StoneFeatures(dark=dark, bright=-dark, relative=np.asarray(relative, np.float32))
+    return StoneFeatures(
+        dark=dark, bright=-dark, relative=np.asarray(relative, np.float32), board=scale
+    )

@@ -1,0 +1,217 @@
+"""A small learned stone classifier: a patch around each intersection, a numpy MLP.
+
+The classical reader (:mod:`vision.classify`) looks at one number per point, how
+much darker or brighter its middle is than the board. White stones on a pale
+board are about as bright as the wood, and there only the *shape* tells: a round
+disc with a shaded rim and a shadow on one side. This model sees that shape in a
+patch of 1.5 cells around the point, cut from the straightened board image (so it
+is already free of scale and perspective) and normalised by the local board's
+brightness (so the board's colour and the lighting matter less), together with
+the classical features as extra inputs.
+
+It was trained on synthetic photos only (``kifu train stones``, reproducible from
+a seed); inference is plain numpy, a few hundred microseconds a board. The
+weights ship in ``vision/models/stones.npz`` and are loaded once, on first use.
+"""
+
+from __future__ import annotations
+
+import functools
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.classify import black_threshold, white_threshold
+from vision.errors import VisionError
+from vision.features import CELL, MARGIN, StoneFeatures
+
+__all__ = [
+    "LABELS",
+    "MODEL_PATH",
+    "PATCH",
+    "ModelError",
+    "StoneModel",
+    "load_model",
+    "patch_inputs",
+]
+
+F32 = npt.NDArray[np.float32]
+
+#: Class order of the model's outputs: empty, black, white (the board text marks).
+LABELS = ".XO"
+#: The patches are cut from the board image at half its resolution...
+DOWNSAMPLE = 2
+#: ... this many pixels square (1.5 cells of ``CELL // DOWNSAMPLE`` pixels).
+PATCH = 12
+#: Patch channels: brightness relative to the local board, and colourfulness.
+CHANNELS = 2
+#: Per-point numbers appended to the patch: darkness and both threshold margins.
+SCALARS = 3
+#: Inputs per intersection.
+INPUTS = CHANNELS * PATCH * PATCH + SCALARS
+#: How far (cells) past the outer lines a patch may see: an edge stone's radius.
+EDGE_REACH = 0.55
+#: Scale of the colourfulness channel (Lab chroma units per input unit).
+CHROMA_UNIT = 32.0
+#: The shipped weights.
+MODEL_PATH = Path(__file__).resolve().parent / "models" / "stones.npz"
+
+
+class ModelError(VisionError):
+    """A weights file is missing or malformed; the message names the file."""
+
+
+@dataclass(frozen=True, eq=False)
+class StoneModel:
+    """A multilayer perceptron: standardised inputs, ReLU hidden layers, softmax out.
+
+    ``weights[k]`` has shape (inputs of layer k, outputs of layer k), float32.
+    """
+
+    #: ndarray of shape (INPUTS,): subtracted from the inputs...
+    mean: F32
+    #: ... which are then divided by this, ndarray of shape (INPUTS,).
+    std: F32
+    weights: tuple[F32, ...]
+    biases: tuple[F32, ...]
+
+    def probabilities(self, inputs: F32) -> F32:
+        """Class probabilities (order ``LABELS``), ndarray of shape (M, 3), from (M, INPUTS)."""
+        x = (inputs - self.mean) / self.std
+        last = len(self.weights) - 1
+        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            x = x @ w + b
+            if k < last:
+                x = np.maximum(x, 0.0)
+        x = x - x.max(axis=1, keepdims=True)
+        e = np.exp(x)
+        return np.asarray(e / e.sum(axis=1, keepdims=True), dtype=np.float32)
+
+    def save(self, path: Path) -> None:
+        """Write the weights as a small ``.npz`` (compressed)."""
+        arrays: dict[str, Any] = {"mean": self.mean, "std": self.std}
+        for k, (w, b) in enumerate(zip(self.weights, self.biases, strict=True)):
+            arrays[f"w{k}"] = w
+            arrays[f"b{k}"] = b
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("wb") as out:
+            np.savez_compressed(out, **arrays)
+
+    @classmethod
+    def load(cls, path: Path) -> StoneModel:
+        """Read weights written by :meth:`save`.
+
+        Raises
+        ------
+        ModelError
+            If the file is missing, not an ``.npz``, or its arrays do not chain
+            from ``INPUTS`` inputs to 3 outputs.
+        """
+        name = str(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                arrays = {key: np.asarray(data[key], dtype=np.float32) for key in data.files}
+        except FileNotFoundError:
+            raise ModelError(f"stone model weights not found: {name!r}") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
+            raise ModelError(f"not a stone model weights file {name!r}: {error}") from None
+        layers = sum(key.startswith("w") for key in arrays)
+        expected = {"mean", "std"} | {f"{p}{k}" for p in "wb" for k in range(layers)}
+        if layers == 0 or set(arrays) != expected:
+            raise ModelError(
+                f"stone model {name!r} has arrays {sorted(arrays)!r}, expected {sorted(expected)!r}"
+            )
+        weights = tuple(arrays[f"w{k}"] for k in range(layers))
+        biases = tuple(arrays[f"b{k}"] for k in range(layers))
+        width = INPUTS
+        for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
+            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
+                raise ModelError(
+                    f"stone model {name!r}: layer {k} has weights {w.shape} and biases "
+                    f"{b.shape}, expected ({width}, M) and (M,)"
+                )
+            width = w.shape[1]
+        if (
+            width != len(LABELS)
+            or arrays["mean"].shape != (INPUTS,)
+            or (arrays["std"].shape != (INPUTS,) or not np.all(arrays["std"] > 0))
+        ):
+            raise ModelError(
+                f"stone model {name!r}: expected {len(LABELS)} outputs and a positive "
+                f"({INPUTS},) standardisation"
+            )
+        return cls(mean=arrays["mean"], std=arrays["std"], weights=weights, biases=biases)
+
+
+@functools.cache
+def load_model(path: Path = MODEL_PATH) -> StoneModel:
+    """The model at ``path`` (the shipped one by default), read once per process."""
+    return StoneModel.load(path)
+
+
+def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
+    """The model's inputs for every intersection, row by row.
+
+    Parameters
+    ----------
+    warped : ndarray of shape ((N+2)*CELL, (N+2)*CELL, 3), uint8
+        The straightened board from :meth:`vision.BoardSampler.warp` (default cell).
+    features : StoneFeatures
+        Of the same image, from :func:`vision.features.stone_features`.
+
+    Returns
+    -------
+    ndarray of shape (N*N, INPUTS), float32
+        Per point: the relative brightness patch, the chroma patch (each
+        ``PATCH`` × ``PATCH``, row-major), then darkness and the darkness and
+        brightness beyond this image's black and white thresholds.
+    """
+    n = features.dark.shape[0]
+    if features.board is None:
+        raise VisionError("the learned reader needs features with the local board brightness")
+    if warped.shape[:2] != ((n + 2 * MARGIN) * CELL,) * 2:
+        raise VisionError(
+            f"board image is {warped.shape[1]}x{warped.shape[0]}, expected "
+            f"{(n + 2 * MARGIN) * CELL} pixels square for a {n}x{n} board"
+        )
+    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB)
+    side = n * CELL
+    pad = MARGIN * CELL
+    board = cv2.resize(
+        features.board.astype(np.float32), (side, side), interpolation=cv2.INTER_LINEAR
+    )
+    board = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    relative = lab[..., 0].astype(np.float32) / board - 1.0
+    ab = lab[..., 1:].astype(np.float32) - 128.0
+    chroma = np.sqrt(ab[..., 0] ** 2 + ab[..., 1] ** 2)
+    chroma = (chroma - float(np.median(chroma[pad:-pad:4, pad:-pad:4]))) / CHROMA_UNIT
+    small_side = (n + 2 * MARGIN) * CELL // DOWNSAMPLE
+    small = cv2.resize(
+        np.dstack([relative, chroma]), (small_side, small_side), interpolation=cv2.INTER_AREA
+    )
+    # Past the reach of an edge stone, the board's rim and the table are no
+    # evidence: there every patch shows the plain board.
+    lattice = (DOWNSAMPLE * np.arange(small_side) + 0.5 * (DOWNSAMPLE - CELL)) / CELL - MARGIN
+    outside = (lattice < -EDGE_REACH) | (lattice > n - 1 + EDGE_REACH)
+    small[outside] = 0.0
+    small[:, outside] = 0.0
+    windows = np.lib.stride_tricks.sliding_window_view(small, (PATCH, PATCH), axis=(0, 1))
+    step = CELL // DOWNSAMPLE
+    starts = (MARGIN + np.arange(n)) * step + (step - PATCH) // 2
+    patches = windows[starts[:, None], starts[None, :]]  # (N, N, CHANNELS, PATCH, PATCH)
+    scalars = np.stack(
+        [
+            features.dark,
+            features.dark - black_threshold(features.dark),
+            features.bright - white_threshold(features.bright),
+        ],
+        axis=-1,
+    )
+    return np.concatenate(
+        [patches.reshape(n * n, -1), scalars.reshape(n * n, SCALARS)], axis=1, dtype=np.float32
+    )
