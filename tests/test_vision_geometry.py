@@ -9,8 +9,14 @@ import pytest
 from tests.vision_synthetic import draw_board
 from vision import detect_board, grid_from_corners
 from vision.features import lift_homography
-from vision.geometry import apply_homography, fit_homography, fit_lattice, vanishing_point
-from vision.grid import _canonical_order, _distort, _undistort
+from vision.geometry import (
+    apply_homography,
+    comb_lattices,
+    fit_homography,
+    fit_lattice,
+    vanishing_point,
+)
+from vision.grid import _canonical_order, _distort, _search_once, _undistort
 
 EMPTY_19 = ["." * 19] * 19
 
@@ -51,6 +57,42 @@ def test_fit_lattice_skips_gaps_and_ignores_a_stray_line() -> None:
     assert lattice is not None
     assert lattice.spacing == pytest.approx(7.5, rel=1e-3)
     assert (lattice.origin - 10.0) / 7.5 == pytest.approx(round((lattice.origin - 10.0) / 7.5))
+
+
+def test_comb_lattices_find_a_grid_in_a_profile_with_lines_missing() -> None:
+    # 19 lines 20.3 samples apart from 100; five hidden under stones, a stray
+    # table edge at 40, noise everywhere.
+    x = np.arange(600.0)
+    profile = np.random.default_rng(0).normal(0.0, 0.1, x.shape)
+    for k in (0, 1, 2, 4, 5, 7, 8, 9, 12, 13, 15, 16, 17, 18):
+        profile += np.exp(-0.5 * ((x - (100.0 + 20.3 * k)) / 1.5) ** 2)
+    profile += 1.5 * np.exp(-0.5 * ((x - 40.0) / 1.5) ** 2)
+    combs = comb_lattices(profile, lines=19)
+    (best, score), *others = combs
+    assert best.spacing == pytest.approx(20.3, rel=0.005)
+    assert best.origin == pytest.approx(100.0, abs=1.0)
+    # Half the spacing fits every line too, with every other tooth between lines.
+    assert all(other < score for _, other in others)
+
+
+def test_comb_lattices_need_room_for_the_lines() -> None:
+    assert comb_lattices(np.ones(40), lines=19) == []
+
+
+def test_a_faint_blurred_grid_is_found_by_the_second_look() -> None:
+    # Lines at a quarter of their contrast, blurred: too faint for the first
+    # search, found once the noise is smoothed away and weaker lines count.
+    corners = [(230, 80), (590, 90), (760, 560), (50, 550)]
+    image, truth = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(5))
+    wood = np.median(image.reshape(-1, 3), axis=0)
+    faint = cv2.GaussianBlur(wood + 0.25 * (image - wood), (0, 0), 1.5)
+    noise = np.random.default_rng(1).normal(0.0, 3.0, faint.shape)
+    photo = np.clip(faint + noise, 0, 255).astype(np.uint8)
+    gray = cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY)
+    assert not _search_once(gray, size=19, rng=np.random.default_rng(0))
+    detection = detect_board(photo, size=19)
+    assert detection, detection.reason
+    assert np.abs(detection.intersections - truth).max() < 0.5
 
 
 def test_radial_distortion_round_trip() -> None:

@@ -15,6 +15,7 @@ import numpy.typing as npt
 __all__ = [
     "Lattice1D",
     "apply_homography",
+    "comb_lattices",
     "fit_homography",
     "fit_lattice",
     "vanishing_point",
@@ -284,3 +285,97 @@ def fit_lattice(
             )
             best = (score, Lattice1D(origin=float(coef[0]), spacing=float(coef[1])))
     return None if best is None else best[1]
+
+
+def comb_lattices(
+    profile: FloatArray, *, lines: int, count: int = 3, min_spacing: float = 3.0
+) -> list[tuple[Lattice1D, float]]:
+    """The evenly spaced combs of ``lines`` teeth that best fit a 1-D line profile.
+
+    ``profile`` is line evidence summed across one direction of a straightened
+    board (peaks where grid lines are). Each comb (spacing, phase) is scored by its
+    best run of ``lines`` consecutive teeth: the mean of the profile at the teeth
+    less the mean halfway between them, so a comb at half the true spacing (every
+    other tooth between lines) and one at double it (a run longer than the board)
+    both lose. Unlike :func:`fit_lattice` this needs no line segments: blurred or
+    broken lines still add up in a profile.
+
+    Parameters
+    ----------
+    profile : ndarray of shape (L,)
+        Evidence at positions ``0 .. L-1``.
+    lines : int
+        Teeth per comb (the board's N).
+    count : int
+        How many combs to return, best first, with distinct spacings.
+    min_spacing : float
+        Smallest spacing tried, in profile samples.
+
+    Returns
+    -------
+    list of (Lattice1D, score)
+        Lattices in profile positions; empty when the profile is too short.
+    """
+    values = np.asarray(profile, dtype=np.float64)
+    length = len(values)
+    max_spacing = (length - 1) / (lines - 1)
+    if max_spacing < min_spacing:
+        return []
+    # Coarse steps of 1 % in spacing, then 0.1 % around the best few.
+    coarse = np.exp(np.arange(np.log(min_spacing), np.log(max_spacing), 0.01))
+    scored = [_comb_score(values, float(s), lines, 1.0) for s in coarse]
+    scores = np.array([score for score, _ in scored])
+    peaks = [
+        i
+        for i in np.argsort(scores)[::-1][: 3 * count]
+        if np.isfinite(scores[i])
+        and scores[i] >= max(scores[max(0, i - 1)], scores[min(len(scores) - 1, i + 1)])
+    ]
+    spacings_list: list[float] = []
+    results: list[tuple[float, float]] = []
+    for i in peaks:
+        for s in coarse[i] * np.exp(np.arange(-0.01, 0.0101, 0.001)):
+            if min_spacing <= s <= max_spacing:
+                spacings_list.append(float(s))
+                results.append(_comb_score(values, float(s), lines, 0.25))
+    spacings = np.array(spacings_list)
+    scores = np.array([score for score, _ in results]) if results else np.zeros(0)
+    origins = np.array([origin for _, origin in results]) if results else np.zeros(0)
+    found: list[tuple[Lattice1D, float]] = []
+    order = np.argsort(scores)[::-1]
+    for i in order:
+        if not np.isfinite(scores[i]) or scores[i] <= 0 or len(found) == count:
+            break
+        spacing = float(spacings[i])
+        # Distinct from those kept: not within 5 % of a kept spacing.
+        if any(abs(spacing / lat.spacing - 1.0) < 0.05 for lat, _ in found):
+            continue
+        found.append((Lattice1D(origin=float(origins[i]), spacing=spacing), float(scores[i])))
+    return found
+
+
+def _comb_score(values: FloatArray, spacing: float, lines: int, step: float) -> tuple[float, float]:
+    """Best mean contrast of ``lines`` consecutive teeth at ``spacing``, and the first tooth."""
+    length = len(values)
+    positions = np.arange(length, dtype=np.float64)
+    phases = np.arange(0.0, spacing, step)
+    teeth = np.arange(int(np.ceil(length / spacing)) + 1)
+    where = phases[:, None] + spacing * teeth[None, :]  # (P, T)
+    if where.shape[1] < lines:
+        return -np.inf, 0.0
+    nan = np.nan
+    on = np.interp(where, positions, values, left=nan, right=nan)
+    off = 0.5 * (
+        np.interp(where - 0.5 * spacing, positions, values, left=nan, right=nan)
+        + np.interp(where + 0.5 * spacing, positions, values, left=nan, right=nan)
+    )
+    contrast = on - off
+    valid = np.isfinite(contrast)
+    contrast = np.where(valid, contrast, 0.0)
+    total = np.cumsum(np.pad(contrast, ((0, 0), (1, 0))), axis=1)
+    complete = np.cumsum(np.pad(valid, ((0, 0), (1, 0))), axis=1)
+    window = total[:, lines:] - total[:, :-lines]
+    inside = (complete[:, lines:] - complete[:, :-lines]) == lines
+    window = np.where(inside, window, -np.inf)
+    p, k = np.unravel_index(int(np.argmax(window)), window.shape)
+    return float(window[p, k]) / lines, float(phases[p] + spacing * k)

@@ -28,7 +28,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.geometry import apply_homography, fit_homography, fit_lattice, vanishing_point
+from vision.geometry import (
+    Lattice1D,
+    apply_homography,
+    comb_lattices,
+    fit_homography,
+    fit_lattice,
+    vanishing_point,
+)
 from vision.lines import Segments, find_segments, line_response, split_families
 
 __all__ = ["SIZES", "WORK_SIDE", "BoardDetection", "Grid", "detect_board", "grid_from_corners"]
@@ -49,6 +56,20 @@ REGION_GROWTH = 0.25
 #: (real photos give 0.6 or more, true synthetic boards 0.37 or more; table
 #: patterns and wrong lattices up to about 0.22).
 MIN_EVIDENCE = 0.3
+#: Share of the samples along the refined lines that must find a line (real photos
+#: give 0.7 or more, crowded synthetic boards 0.42 or more, lattices fitted to floor
+#: joints about 0.3).
+MIN_LINE_SHARE = 0.38
+#: Least black-hat response (grey levels) counted as a line.
+LINE_FLOOR = 12.0
+#: Mean crossing evidence above which a placement is not second-guessed (most real
+#: photos give more; lattices at a multiple of the true spacing give less).
+SURE_EVIDENCE = 0.7
+#: Gaussian sigma (working pixels) and response floor of the search for faint lines.
+SOFT_SMOOTH = 1.0
+SOFT_FLOOR = 4.0
+#: How much more evidence a lattice at another spacing needs to replace the first.
+MULTIPLE_MARGIN = 1.2
 
 
 @dataclass(frozen=True, eq=False)
@@ -173,9 +194,18 @@ def _rectifier(v_cols: FloatArray, v_rows: FloatArray) -> FloatArray | None:
 
 
 def _crossing_evidence(
-    mask: npt.NDArray[np.float32], homography: FloatArray, us: FloatArray, vs: FloatArray
+    mask: npt.NDArray[np.float32],
+    homography: FloatArray,
+    us: FloatArray,
+    vs: FloatArray,
+    *,
+    both: bool = False,
 ) -> FloatArray:
     """Evidence (0..1) that grid lines cross at each lattice point ``(u, v)``.
+
+    With ``both``, a point needs lines in both directions (the smaller of the two
+    counts): a lattice at half the board's spacing, whose extra points lie on one
+    line only, then gets half the evidence of the board's.
 
     Line presence is sampled on short arms toward the four neighbours, less the
     presence half a cell to either side of the arm (so that texture, which is
@@ -207,7 +237,10 @@ def _crossing_evidence(
         )
         arms.append(np.clip(on - off, 0.0, 1.0))
     left, right, up, down = arms
-    return np.asarray(0.5 * (np.maximum(left, right) + np.maximum(up, down)), dtype=np.float64)
+    across, along = np.maximum(left, right), np.maximum(up, down)
+    if both:
+        return np.asarray(np.minimum(across, along), dtype=np.float64)
+    return np.asarray(0.5 * (across + along), dtype=np.float64)
 
 
 def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
@@ -521,15 +554,37 @@ def _board_region(response: npt.NDArray[np.uint8]) -> tuple[int, int, int, int]:
 
 
 def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator) -> BoardDetection:
-    """The grid search on the whole image, then, failing that, on the board's region.
+    """The grid search on the whole image, then on the board's region, then for faint lines.
 
     A board small in the frame, or among stronger straight lines (floor tiles,
     a table's edges), is sought again on a crop around the region densest in line
-    crossings, scaled up to the working size.
+    crossings, scaled up to the working size. Lines blurred (focus, motion) or too
+    faint for the line threshold are sought last, on a smoothed image with a lower
+    threshold, first on the whole image and then on the region.
     """
     found = _search_once(gray, size=size, rng=rng)
     if found:
         return found
+    region = _region_crop(gray)
+    if region is not None:
+        again = _search_in(gray, region, size=size, rng=rng)
+        if again:
+            return again
+    soft = _search_once(gray, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
+    if soft:
+        return soft
+    if region is not None:
+        again = _search_in(gray, region, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
+        if again:
+            return again
+    return found
+
+
+def _region_crop(gray: npt.NDArray[np.uint8]) -> tuple[int, int, int, int] | None:
+    """``(left, top, right, bottom)`` around the region densest in line crossings.
+
+    None when that region is most of the image anyway, or too small to search.
+    """
     height, width = gray.shape
     scale = WORK_SIDE / max(height, width)
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
@@ -541,23 +596,162 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     right, bottom = min(width, int(np.ceil(x1 + grow))), min(height, int(np.ceil(y1 + grow)))
     crop_w, crop_h = right - left, bottom - top
     if crop_w * crop_h > 0.8 * width * height or min(crop_w, crop_h) < MIN_SIDE:
-        return found
-    again = _search_once(gray[top:bottom, left:right], size=size, rng=rng)
+        return None
+    return left, top, right, bottom
+
+
+def _search_in(
+    gray: npt.NDArray[np.uint8],
+    region: tuple[int, int, int, int],
+    *,
+    size: int,
+    rng: np.random.Generator,
+    smooth: float = 0.0,
+    floor: float = LINE_FLOOR,
+) -> BoardDetection:
+    """:func:`_search_once` on a crop, the grid mapped back to the whole image."""
+    left, top, right, bottom = region
+    again = _search_once(
+        gray[top:bottom, left:right], size=size, rng=rng, smooth=smooth, floor=floor
+    )
     if again.grid is None:
-        return found
+        return again
     offset = np.array([[1.0, 0, left], [0, 1.0, top], [0, 0, 1.0]])
     grid = Grid(
         size=size,
         homography=offset @ again.grid.homography,
         intersections=again.grid.intersections + np.array([left, top], dtype=np.float64),
-        image_shape=(height, width),
+        image_shape=gray.shape[:2],
     )
     details = {**again.details, "region": 1.0}
     return BoardDetection(grid=grid, confidence=again.confidence, details=details)
 
 
+#: Side, in samples, of the straightened image whose profiles the combs are fitted to.
+PROFILE_SIDE = 512
+
+Placement = tuple[FloatArray, FloatArray, FloatArray, float, tuple[int, int]]
+
+
+def _place_window(
+    mask: npt.NDArray[np.float32],
+    to_rect: FloatArray,
+    lattices: tuple[Lattice1D, Lattice1D],
+    positions: list[FloatArray],
+    size: int,
+    *,
+    both: bool = False,
+) -> Placement | None:
+    """Where a pair of 1-D lattices puts the board: its N×N window of most crossings.
+
+    Returns ``(to_work, us, vs, mean evidence, (row, col) of the window in us, vs)``
+    with ``to_work`` mapping lattice ``(u, v)`` to the working image, or None when
+    the lattice is too fine for the line evidence to span.
+    """
+    lat_u, lat_v = lattices
+    idx_u, idx_v = lat_u.index(positions[0]), lat_v.index(positions[1])
+    lattice_to_rect = np.array(
+        [[lat_u.spacing, 0, lat_u.origin], [0, lat_v.spacing, lat_v.origin], [0, 0, 1.0]]
+    )
+    to_work = np.linalg.inv(to_rect) @ lattice_to_rect
+    to_work /= to_work[2, 2]
+    us = np.arange(
+        np.floor(np.percentile(idx_u, 1)) - size, np.ceil(np.percentile(idx_u, 99)) + size + 1
+    )
+    vs = np.arange(
+        np.floor(np.percentile(idx_v, 1)) - size, np.ceil(np.percentile(idx_v, 99)) + size + 1
+    )
+    if max(len(us), len(vs)) > 8 * size:
+        return None
+    evidence = _crossing_evidence(mask, to_work, us, vs, both=both)
+    r0, c0, mean_evidence = _best_window(evidence, size)
+    return to_work, us, vs, mean_evidence, (r0, c0)
+
+
+def _best_placement(
+    mask: npt.NDArray[np.float32],
+    to_rect: FloatArray,
+    pairs: list[tuple[Lattice1D, Lattice1D]],
+    positions: list[FloatArray],
+    size: int,
+    *,
+    both: bool = False,
+) -> tuple[tuple[Lattice1D, Lattice1D], Placement] | None:
+    """Of several lattice pairs, the one whose best window has most crossings."""
+    best: tuple[tuple[Lattice1D, Lattice1D], Placement] | None = None
+    for pair in pairs:
+        placed = _place_window(mask, to_rect, pair, positions, size, both=both)
+        if placed is not None and (best is None or placed[3] > best[1][3]):
+            best = (pair, placed)
+    return best
+
+
+def _multiples(lattice: Lattice1D) -> list[Lattice1D]:
+    """Lattices at twice and three times the spacing (every phase) and at half of it."""
+    out = [Lattice1D(origin=lattice.origin, spacing=0.5 * lattice.spacing)]
+    for factor in (2, 3):
+        for phase in range(factor):
+            out.append(
+                Lattice1D(
+                    origin=lattice.origin + phase * lattice.spacing,
+                    spacing=factor * lattice.spacing,
+                )
+            )
+    return out
+
+
+def _profile_lattices(
+    response: npt.NDArray[np.uint8],
+    to_rect: FloatArray,
+    positions: list[FloatArray],
+    size: int,
+) -> list[tuple[Lattice1D, Lattice1D]]:
+    """Lattice pairs from combs fitted to the straightened line response's profiles.
+
+    The line response is resampled on the straightened (rectified) frame, over the
+    span of the line segments, so that grid lines become columns and rows of
+    pixels; summing down and across gives two profiles whose peaks are the lines,
+    however short their visible pieces. The best few combs per axis are paired.
+    """
+    spans = []
+    for pos in positions:
+        lo, hi = np.percentile(pos, [1, 99])
+        grow = 0.1 * (hi - lo)
+        spans.append((float(lo - grow), float(hi + grow)))
+    (x0, x1), (y0, y1) = spans
+    if not (x1 > x0 and y1 > y0):
+        return []
+    side = PROFILE_SIDE
+    sx, sy = (x1 - x0) / (side - 1), (y1 - y0) / (side - 1)
+    canvas_to_rect = np.array([[sx, 0, x0], [0, sy, y0], [0, 0, 1.0]])
+    canvas_to_work = np.linalg.inv(to_rect) @ canvas_to_rect
+    straight = cv2.warpPerspective(
+        response.astype(np.float32),
+        canvas_to_work,
+        (side, side),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    )
+    combs = []
+    for profile, origin, step in ((straight.mean(axis=0), x0, sx), (straight.mean(axis=1), y0, sy)):
+        found = comb_lattices(profile, lines=size)
+        combs.append(
+            [
+                Lattice1D(origin=origin + lat.origin * step, spacing=lat.spacing * step)
+                for lat, _ in found
+            ]
+        )
+    return [(u, v) for u in combs[0] for v in combs[1]]
+
+
 def _search_once(
-    gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator
+    gray: npt.NDArray[np.uint8],
+    *,
+    size: int,
+    rng: np.random.Generator,
+    smooth: float = 0.0,
+    floor: float = LINE_FLOOR,
 ) -> BoardDetection:
     """The automatic grid search on one image (see the module docstring)."""
     height, width = gray.shape
@@ -565,9 +759,11 @@ def _search_once(
     interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     size_work = (round(width * scale), round(height * scale))
     work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    if smooth > 0:
+        work = np.asarray(cv2.GaussianBlur(work, (0, 0), smooth), dtype=np.uint8)
     response = line_response(work, width=7)
     threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    threshold = max(threshold, 12.0)
+    threshold = max(threshold, floor)
     mask = (response > threshold).astype(np.uint8) * 255
     segments = find_segments(mask, min_length=WORK_SIDE / 30)
     families = split_families(segments)
@@ -587,29 +783,47 @@ def _search_once(
     if rectify is None:
         return _failure("the two line directions are degenerate")
     to_rect = rectify @ norm
-    lattices = []
+    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+    positions = []
     for segs, axis in ((col_segs, 0), (row_segs, 1)):
         pts = apply_homography(to_rect, segs.ends.reshape(-1, 2)).reshape(-1, 2, 2)
-        positions = pts[:, :, axis].mean(axis=1)
-        lattice = fit_lattice(positions, _capped(segs.lengths), lines=size)
-        if lattice is None or lattice.spacing <= 0:
-            return _failure("no evenly spaced lines")
-        lattices.append((lattice, lattice.index(positions)))
-    (lat_u, idx_u), (lat_v, idx_v) = lattices
-    lattice_to_rect = np.array(
-        [[lat_u.spacing, 0, lat_u.origin], [0, lat_v.spacing, lat_v.origin], [0, 0, 1.0]]
-    )
-    to_work = np.linalg.inv(to_rect) @ lattice_to_rect
-    to_work /= to_work[2, 2]
-    us = np.arange(
-        np.floor(np.percentile(idx_u, 1)) - size, np.ceil(np.percentile(idx_u, 99)) + size + 1
-    )
-    vs = np.arange(
-        np.floor(np.percentile(idx_v, 1)) - size, np.ceil(np.percentile(idx_v, 99)) + size + 1
-    )
-    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
-    evidence = _crossing_evidence(dilated, to_work, us, vs)
-    r0, c0, mean_evidence = _best_window(evidence, size)
+        positions.append(pts[:, :, axis].mean(axis=1))
+    lattices = []
+    for segs, pos in zip((col_segs, row_segs), positions, strict=True):
+        lattice = fit_lattice(pos, _capped(segs.lengths), lines=size)
+        lattices.append(lattice if lattice is not None and lattice.spacing > 0 else None)
+    pairs = []
+    via_profile = 0.0
+    if lattices[0] is not None and lattices[1] is not None:
+        pairs.append((lattices[0], lattices[1]))
+    best = _best_placement(dilated, to_rect, pairs, positions, size)
+    if best is None or best[1][3] < MIN_EVIDENCE:
+        # Segments cut short by stones or blurred away may leave too few to fit
+        # the spacing: fit combs to the line response summed across the
+        # straightened image instead, and keep whichever placement has most crossings.
+        profiled = _profile_lattices(response, to_rect, positions, size)
+        again = _best_placement(dilated, to_rect, profiled, positions, size)
+        if again is not None and (best is None or again[1][3] > best[1][3]):
+            best = again
+            via_profile = 1.0
+    if best is None:
+        return _failure("no evenly spaced lines")
+    if best[1][3] < SURE_EVIDENCE:
+        # A lattice at a fraction (or a multiple) of the board's spacing along one
+        # axis crosses the true lines too; its windows have fewer crossings than
+        # the board's (half the spacing: half as many crossed both ways), so try
+        # those spacings and keep one that is clearly better.
+        (lat_u, lat_v), _ = best
+        candidates = [(u, lat_v) for u in _multiples(lat_u)] + [
+            (lat_u, v) for v in _multiples(lat_v)
+        ]
+        first = _place_window(dilated, to_rect, (lat_u, lat_v), positions, size, both=True)
+        again = _best_placement(dilated, to_rect, candidates, positions, size, both=True)
+        if first is not None and again is not None and again[1][3] > MULTIPLE_MARGIN * first[3]:
+            switched = _place_window(dilated, to_rect, again[0], positions, size)
+            if switched is not None and switched[3] >= MIN_EVIDENCE:
+                best = (again[0], switched)
+    to_work, us, vs, mean_evidence, (r0, c0) = best[1]
     window_points = np.stack(
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
     ).reshape(-1, 2)
@@ -641,6 +855,8 @@ def _search_once(
     points_work, weight, line_share = refined
     if mean_evidence < MIN_EVIDENCE:
         return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
+    if line_share < MIN_LINE_SHARE:
+        return _failure(f"too little of the grid's lines seen (share {line_share:.2f})")
     points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
     points = _canonical_order(points)
     uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
@@ -653,5 +869,6 @@ def _search_once(
         "segments": float(len(segments)),
         "evidence": mean_evidence,
         "line_share": line_share,
+        "profile": via_profile,
     }
     return BoardDetection(grid=grid, confidence=confidence, details=details)
