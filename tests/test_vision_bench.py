@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from server.bench.vision import aligned_board
 from server.cli import main
 from tests.vision_synthetic import draw_board
 
@@ -57,3 +58,49 @@ def test_bench_vision_prints_the_table_and_draws_it(
     assert out[2].split()[:3] == ["all", "1/1", "100.000%"]
     table = cv2.imread(str(picture))
     assert table is not None and table.shape[0] > 50
+
+
+def test_a_reading_is_scored_on_the_physical_points_whatever_corner_came_first() -> None:
+    board = np.array([list(row) for row in ["X..", ".O.", "..."]])
+    corners = np.array([[0.0, 0], [10, 0], [10, 10], [0, 10]])
+    for turns in range(4):
+        # The same board read starting from another corner (a board turned 45
+        # degrees has two corners about equally near the image's top-left).
+        found = aligned_board(np.rot90(board, turns), np.roll(corners, -turns, axis=0), corners)
+        assert found is not None
+        assert (found == board).all()
+    assert aligned_board(board, corners + 3.0, corners) is None
+
+
+def test_bench_vision_scores_synthetic_photos_per_board_look(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "synth"
+    assert (
+        main(["synth", "photos", str(folder), "--n", "3", "--seed", "5", "--difficulty", "easy"])
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["bench", "vision", "--synthetic", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == [
+        "board",
+        "look",
+        "boards",
+        "placed",
+        "right",
+        "all",
+        "right",
+        "points",
+        "right",
+    ]
+    assert out[1].split()[:3] == ["printed", "3", "3"]
+    total = next(line.split() for line in out if line.startswith("all "))
+    # Three easy boards (seed 5), every one placed right, nearly every point read right.
+    assert total[1:3] == ["3", "3"]
+    assert float(total[4].rstrip("%")) > 95.0
+    assert "no-board photos refused: 0/0" in out
+
+
+def test_bench_vision_refuses_a_folder_without_synthetic_photos(tmp_path: Path) -> None:
+    assert main(["bench", "vision", "--synthetic", str(tmp_path)]) == 2
