@@ -11,6 +11,7 @@ TARGETS: dict[str, tuple[str, str]] = {
     "vision": ("vision", "read the real photos: accuracy per dataset and timings"),
     "synth": ("synth", "render synthetic photos and video frames: photos/s and frames/s"),
     "referee": ("referee", "referee whole games: observations/s beside Game.play's moves/s"),
+    "stones": ("stones", "stone readers compared: classical, learned, combined; synthetic, real"),
 }
 
 

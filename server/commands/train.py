@@ -56,6 +56,12 @@ def register(subparsers: Any) -> None:
     stones.add_argument(
         "--jitter", type=float, default=0.1, help="corner jitter, share of a cell (default 0.1)"
     )
+    stones.add_argument(
+        "--contrast",
+        type=float,
+        default=0.4,
+        help="brightness inputs scaled by exp(U(-c, c)) per example (default 0.4)",
+    )
     stones.set_defaults(func=_stones)
 
 
@@ -73,16 +79,31 @@ def augment(inputs: F32, turn: int) -> F32:
     return np.concatenate([patches.reshape(len(inputs), size), inputs[:, size:]], axis=1)
 
 
+def _contrast_scale(count: int, contrast: float, rng: np.random.Generator) -> F32:
+    """Per-example factors for the relative brightness and the darkness inputs.
+
+    Shadows and stones are deeper or shallower from one photo to the next; scaling
+    every brightness-like input by ``exp(U(-contrast, contrast))`` keeps the
+    model from trusting depth alone, so that shape must tell stone from shadow.
+    """
+    factor = np.exp(rng.uniform(-contrast, contrast, (count, 1))).astype(np.float32)
+    scale = np.ones((count, INPUTS), dtype=np.float32)
+    scale[:, : PATCH * PATCH] = factor
+    scale[:, CHANNELS * PATCH * PATCH :] = factor
+    return scale
+
+
 def fit(
     inputs: F32,
     labels: npt.NDArray[np.int64],
     *,
     rng: np.random.Generator,
-    hidden: tuple[int, ...] = (64, 32),
+    hidden: tuple[int, ...] = (128, 64),
     epochs: int = 12,
     batch: int = 256,
     rate: float = 2e-3,
     decay: float = 1e-4,
+    contrast: float = 0.0,
     progress: Callable[[int, float, float], None] | None = None,
 ) -> StoneModel:
     """Fit an MLP by minibatch Adam on cross-entropy, with random symmetries of the patches.
@@ -93,6 +114,8 @@ def fit(
     labels : ndarray of shape (M,), int64, indices into ``LABELS``
     rng : numpy.random.Generator
         Every random draw (initial weights, batches, symmetries) comes from it.
+    contrast : float
+        Scale the brightness inputs of each example by ``exp(U(-contrast, contrast))``.
     progress : callable, optional
         Called after each epoch with (epoch, mean loss, training accuracy).
     """
@@ -104,7 +127,6 @@ def fit(
     var = np.mean([augment(inputs.var(axis=0, keepdims=True), t) for t in range(8)], axis=0)
     mean = mean[0].astype(np.float32)
     std = np.maximum(np.sqrt(var[0]), 1e-3).astype(np.float32)
-    x_all = ((inputs - mean) / std).astype(np.float32)
     widths = (INPUTS, *hidden, len(LABELS))
     weights = [
         (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
@@ -116,12 +138,15 @@ def fit(
     second = [np.zeros_like(p) for p in params]
     beta1, beta2, step = 0.9, 0.999, 0
     for epoch in range(1, epochs + 1):
-        order = rng.permutation(len(x_all))
+        order = rng.permutation(len(inputs))
         total_loss, right = 0.0, 0
         lr = rate * 0.5 * (1.0 + np.cos(np.pi * (epoch - 1) / epochs))
         for start in range(0, len(order), batch):
             take = order[start : start + batch]
-            x = augment(x_all[take], int(rng.integers(8)))
+            x = augment(inputs[take], int(rng.integers(8)))
+            if contrast > 0.0:
+                x = x * _contrast_scale(len(take), contrast, rng)
+            x = (x - mean) / std
             y = labels[take]
             activations = [x]
             for k in range(len(weights)):
@@ -192,7 +217,14 @@ def _stones(args: argparse.Namespace) -> int:
     def report(epoch: int, loss: float, accuracy: float) -> None:
         print(f"epoch {epoch}: loss {loss:.4f}, training accuracy {accuracy:.4%}", file=sys.stderr)
 
-    model = fit(data.inputs, data.labels, rng=rng, epochs=args.epochs, progress=report)
+    model = fit(
+        data.inputs,
+        data.labels,
+        rng=rng,
+        epochs=args.epochs,
+        contrast=args.contrast,
+        progress=report,
+    )
     model.save(args.out)
     print(f"wrote {args.out} ({args.out.stat().st_size} bytes)")
     return 0
