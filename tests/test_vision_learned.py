@@ -23,7 +23,7 @@ from vision.learned import INPUTS, LABELS, MODEL_PATH, PATCH, ModelError, StoneM
 
 #: Held out from training (seed 1000), and from the lead's and the final scores.
 SEED = 1002
-#: The model read 99.83 % of these photos' 2,858 points right (the classical
+#: The model read 99.76 % of these photos' 2,858 points right (the classical
 #: reader 95.70 %); the bar leaves a margin for other platforms' arithmetic.
 LEARNED_BAR = 0.99
 
@@ -74,7 +74,7 @@ def test_the_combined_reader_beats_the_classical_one_on_unseen_photos(
                 for row, want in zip(board, case.board, strict=True)
                 for a, b in zip(row, want, strict=True)
             )
-    # Measured: 53 points wrong combined, 123 classical.
+    # Measured: 56 points wrong combined, 123 classical.
     assert wrong["combined"] < 0.6 * wrong["classical"]
 
 
@@ -106,7 +106,7 @@ def test_the_eight_symmetries_turn_patches_and_keep_the_scalars() -> None:
     assert np.array_equal(augment(augment(x, 4), 4), x)
     images = {augment(x, turn).tobytes() for turn in range(8)}
     assert len(images) == 8
-    assert all(np.array_equal(augment(x, turn)[:, -3:], x[:, -3:]) for turn in range(8))
+    assert all(np.array_equal(augment(x, turn)[:, -1], x[:, -1]) for turn in range(8))
 
 
 def test_fit_tells_dark_discs_from_bright_ones_and_from_plain_board() -> None:

@@ -7,11 +7,12 @@ disc with a shaded rim and a shadow on one side. This model sees that shape in a
 patch of 1.5 cells around the point, cut from the straightened board image (so it
 is already free of scale and perspective) and normalised by the local board's
 brightness (so the board's colour and the lighting matter less), together with
-the classical features as extra inputs.
+the classical darkness as an extra input.
 
 It was trained on synthetic photos only (``kifu train stones``, reproducible from
-a seed); inference is plain numpy, a few hundred microseconds a board. The
-weights ship in ``vision/models/stones.npz`` and are loaded once, on first use.
+a seed); inference is plain numpy (with OpenCV's matrix product), about a
+millisecond a board. The weights ship in ``vision/models/stones.npz`` and are
+loaded once, on first use.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.classify import black_threshold, white_threshold
 from vision.errors import VisionError
 from vision.features import CELL, MARGIN, StoneFeatures
 
@@ -50,8 +50,8 @@ DOWNSAMPLE = 2
 PATCH = 12
 #: Patch channels: brightness relative to the local board, and colourfulness.
 CHANNELS = 2
-#: Per-point numbers appended to the patch: darkness and both threshold margins.
-SCALARS = 3
+#: Per-point numbers appended to the patch: the classical darkness.
+SCALARS = 1
 #: Inputs per intersection.
 INPUTS = CHANNELS * PATCH * PATCH + SCALARS
 #: How far (cells) past the outer lines a patch may see: an edge stone's radius.
@@ -174,8 +174,8 @@ def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
     -------
     ndarray of shape (N*N, INPUTS), float32
         Per point: the relative brightness patch, the chroma patch (each
-        ``PATCH`` × ``PATCH``, row-major), then darkness and the darkness and
-        brightness beyond this image's black and white thresholds.
+        ``PATCH`` × ``PATCH``, row-major), then the classical darkness
+        (``features.dark``).
     """
     n = features.dark.shape[0]
     if features.board is None:
@@ -194,7 +194,8 @@ def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
     )
     pad = MARGIN * step
     board = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    chroma = np.hypot(lab[..., 1] - 128.0, lab[..., 2] - 128.0)
+    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    chroma = np.sqrt(a * a + b * b)
     chroma = chroma - float(np.median(chroma[pad:-pad:2, pad:-pad:2]))
     small = np.dstack([lab[..., 0] / board - 1.0, chroma / CHROMA_UNIT])
     # Past the reach of an edge stone, the board's rim and the table are no
@@ -206,14 +207,8 @@ def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
     windows = np.lib.stride_tricks.sliding_window_view(small, (PATCH, PATCH), axis=(0, 1))
     starts = (MARGIN + np.arange(n)) * step + (step - PATCH) // 2
     patches = windows[starts[:, None], starts[None, :]]  # (N, N, CHANNELS, PATCH, PATCH)
-    scalars = np.stack(
-        [
-            features.dark,
-            features.dark - black_threshold(features.dark),
-            features.bright - white_threshold(features.bright),
-        ],
-        axis=-1,
-    )
     return np.concatenate(
-        [patches.reshape(n * n, -1), scalars.reshape(n * n, SCALARS)], axis=1, dtype=np.float32
+        [patches.reshape(n * n, -1), features.dark.reshape(n * n, SCALARS)],
+        axis=1,
+        dtype=np.float32,
     )

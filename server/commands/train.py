@@ -98,7 +98,7 @@ def fit(
     labels: npt.NDArray[np.int64],
     *,
     rng: np.random.Generator,
-    hidden: tuple[int, ...] = (128, 64),
+    hidden: tuple[int, ...] = (64, 32),
     epochs: int = 12,
     batch: int = 256,
     rate: float = 2e-3,
