@@ -101,9 +101,11 @@ def combine(
     empty = labels == "."
     white = (empty & (learned == "O")) | ((labels == "O") & (learned == "."))
     black = empty & (learned == "X") & (sure >= BLACK_SURE)
-    failed = black.sum() >= BLACK_FAILED * max(int((labels == "X").sum()), 1)
-    near = features.dark - black_threshold(features.dark) >= -BLACK_REACH
-    overrule = (white & (sure >= WHITE_SURE)) | (black & (failed | near))
+    overrule = white & (sure >= WHITE_SURE)
+    if black.any():
+        failed = black.sum() >= BLACK_FAILED * max(int((labels == "X").sum()), 1)
+        near = features.dark - black_threshold(features.dark) >= -BLACK_REACH
+        overrule |= black & (failed | near)
     return np.where(overrule, learned, labels), np.where(overrule, sure, confidence)
 
 
