@@ -745,6 +745,38 @@ def _profile_lattices(
     return [(u, v) for u in combs[0] for v in combs[1]]
 
 
+def _settle_edges(
+    mask: npt.NDArray[np.float32],
+    to_work: FloatArray,
+    us: FloatArray,
+    vs: FloatArray,
+    size: int,
+    window: tuple[int, int],
+    evidence: FloatArray,
+) -> tuple[int, int, float]:
+    """The window, moved by a line where lines crossing both ways say so.
+
+    The board's rim and the table's edge run beside the outer lines, a line with
+    nothing crossing it: a window one line off counts it half in the usual
+    evidence, but not at all in crossings seen both ways.
+    """
+    strict = _crossing_evidence(mask, to_work, us, vs, both=True)
+    r0, c0 = window
+    best = (float("-inf"), r0, c0)
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            r, c = r0 + dr, c0 + dc
+            if r < 0 or c < 0 or r + size > strict.shape[0] or c + size > strict.shape[1]:
+                continue
+            score = float(strict[r : r + size, c : c + size].mean())
+            if (dr, dc) == (0, 0):
+                score *= 1.05
+            if score > best[0]:
+                best = (score, r, c)
+    _, r, c = best
+    return r, c, float(evidence[r : r + size, c : c + size].mean())
+
+
 def _search_once(
     gray: npt.NDArray[np.uint8],
     *,
@@ -848,6 +880,8 @@ def _search_once(
         if (new_r0, new_c0) == (r0, c0):
             break
         r0, c0 = new_r0, new_c0
+    if mean_evidence < SURE_EVIDENCE:
+        r0, c0, mean_evidence = _settle_edges(dilated, to_work, us, vs, size, (r0, c0), evidence)
     shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
     refined = _refine_lines(scaled, to_work @ shift, size)
     if refined is None:
