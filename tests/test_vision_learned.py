@@ -12,7 +12,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from datasets.stone_patches import SynthCase, patch_set, photo_patches, rendered_cases
+from datasets.real import DatasetError
+from datasets.stone_patches import (
+    SynthCase,
+    folder_cases,
+    patch_set,
+    photo_patches,
+    rendered_cases,
+)
+from datasets.synth import write_photos
 from server.cli import main
 from server.commands.train import augment, fit
 from tests.vision_synthetic import draw_board
@@ -78,8 +86,35 @@ def test_the_combined_reader_beats_the_classical_one_on_unseen_photos(
     assert wrong["combined"] < 0.6 * wrong["classical"]
 
 
-def test_the_patch_set_is_the_same_for_the_same_seeds() -> None:
-    case = next(rendered_cases(seed=1003, photos=3))
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Two photos as ``kifu synth photos`` writes them (seed 1003)."""
+    folder = tmp_path_factory.mktemp("synth")
+    write_photos(folder, n=2, seed=1003, difficulty="hard")
+    return folder
+
+
+def test_a_folder_of_photos_gives_the_cases_rendering_gives(written: Path) -> None:
+    from_folder = list(folder_cases(written))
+    rendered = list(rendered_cases(seed=1003, photos=2))
+    assert [case.board for case in from_folder] == [case.board for case in rendered]
+    assert all(
+        np.array_equal(a.image, b.image) and np.array_equal(a.corners, b.corners)
+        for a, b in zip(from_folder, rendered, strict=True)
+    )
+
+
+def test_a_folder_without_truth_or_with_bad_truth_is_named(written: Path, tmp_path: Path) -> None:
+    with pytest.raises(DatasetError, match="no synthetic photos"):
+        list(folder_cases(tmp_path))
+    (tmp_path / "00000.jpg").write_bytes((written / "00000.jpg").read_bytes())
+    (tmp_path / "00000.json").write_text('{"board": ["."]}')
+    with pytest.raises(DatasetError, match=r"malformed synthetic truth .*00000\.json"):
+        list(folder_cases(tmp_path))
+
+
+def test_the_patch_set_is_the_same_for_the_same_seeds(written: Path) -> None:
+    case = next(folder_cases(written))
     first, labels = photo_patches(case, jitter=0.1, rng=np.random.default_rng(5))
     again, _ = photo_patches(case, jitter=0.1, rng=np.random.default_rng(5))
     other, _ = photo_patches(case, jitter=0.1, rng=np.random.default_rng(6))
@@ -88,10 +123,6 @@ def test_the_patch_set_is_the_same_for_the_same_seeds() -> None:
     assert not np.array_equal(first, other)
     assert first.shape == plain.shape == (len(case.board) ** 2, INPUTS)
     assert "".join(LABELS[k] for k in labels) == "".join(case.board)
-
-
-def test_jitter_needs_an_rng() -> None:
-    case = next(rendered_cases(seed=1003, photos=3))
     with pytest.raises(ValueError, match="needs an rng"):
         photo_patches(case, jitter=0.1)
 
