@@ -8,6 +8,11 @@ stones from a pale board as bright as they are. They are combined by what was
 measured (``kifu bench stones``): the classical reading, overruled by the model
 where it is sure of a white stone the thresholds missed or invented, or of black
 stones where the thresholds nearly saw them or failed (see :func:`combine`).
+
+The combination's numbers were chosen by a small grid search on synthetic photos
+of seed 1001 (which the model never saw) and on the real photos of
+``../shared/datasets/photos``, keeping every real reading as the classical reader
+has it; synthetic photos of seeds 9001 and 4242 are the held-out check.
 """
 
 from __future__ import annotations
