@@ -224,3 +224,12 @@ def test_kifu_train_writes_the_same_weights_for_the_same_seed(tmp_path: Path) ->
     first, again = StoneModel.load(tmp_path / "a.npz"), StoneModel.load(tmp_path / "b.npz")
     assert first.weights[0].shape[0] == INPUTS
     assert all(np.array_equal(a, b) for a, b in zip(first.weights, again.weights, strict=True))
+
+
+def test_kifu_bench_stones_tables_the_three_readers(
+    written: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", "stones", "--photos", str(written), "--no-real"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(f"{reader} points" in lines[0] for reader in ("combined", "classical", "learned"))
+    assert lines[-1].startswith("all") and lines[-1].count("%") == 3
