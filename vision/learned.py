@@ -10,9 +10,8 @@ brightness (so the board's colour and the lighting matter less), together with
 the classical darkness as an extra input.
 
 It was trained on synthetic photos only (``kifu train stones``, reproducible from
-a seed); inference is plain numpy (with OpenCV's matrix product), about a
-millisecond a board. The weights ship in ``vision/models/stones.npz`` and are
-loaded once, on first use.
+a seed); inference is plain numpy, about a millisecond a board. The weights
+ship in ``vision/models/stones.npz`` and are loaded once, on first use.
 """
 
 from __future__ import annotations
@@ -62,8 +61,8 @@ CHROMA_UNIT = 32.0
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "stones.npz"
 
 
-#: No third operand for ``cv2.gemm``.
-_NONE = np.empty((0, 0), dtype=np.float32)
+#: Rows per matrix product in the model (see :meth:`StoneModel.probabilities`).
+_ROWS = 12
 
 
 class ModelError(VisionError):
@@ -99,9 +98,13 @@ class StoneModel:
         x = inputs
         last = len(self.weights) - 1
         for k, (w, b) in enumerate(self._layers):
-            # OpenCV's product, not numpy's: a BLAS that spreads this small product
-            # over threads other programs keep busy is ten times slower.
-            x = np.asarray(cv2.gemm(x, w, 1.0, _NONE, 0.0), dtype=np.float32) + b
+            out = np.empty((len(x), w.shape[1]), dtype=np.float32)
+            # In blocks of rows small enough that the BLAS keeps each product on
+            # one thread: spread over threads that other work keeps busy (or that
+            # still spin after an earlier product) it is ten times slower.
+            for start in range(0, len(x), _ROWS):
+                np.matmul(x[start : start + _ROWS], w, out=out[start : start + _ROWS])
+            x = out + b
             if k < last:
                 x = np.maximum(x, 0.0)
         x = x - x.max(axis=1, keepdims=True)
