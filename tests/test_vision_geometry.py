@@ -11,6 +11,7 @@ from vision import detect_board, grid_from_corners
 from vision.features import lift_homography
 from vision.geometry import (
     apply_homography,
+    cell_aspect,
     comb_lattices,
     fit_homography,
     fit_lattice,
@@ -93,6 +94,29 @@ def test_a_faint_blurred_grid_is_found_by_the_second_look() -> None:
     detection = detect_board(photo, size=19)
     assert detection, detection.reason
     assert np.abs(detection.intersections - truth).max() < 0.5
+
+
+def _camera_homography(tilt_degrees: float, cell: tuple[float, float]) -> np.ndarray:
+    """Lattice → image for a board turned 30 degrees and tilted, seen by a 1000-px camera."""
+    f, w, h = 1000.0, 1200, 900
+    t, a = np.radians(tilt_degrees), np.radians(30.0)
+    tilt = np.array([[1.0, 0, 0], [0, np.cos(t), -np.sin(t)], [0, np.sin(t), np.cos(t)]])
+    turn = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1.0]])
+    rotation = tilt @ turn
+    camera = np.array([[f, 0, 0.5 * (w - 1)], [0, f, 0.5 * (h - 1)], [0, 0, 1.0]])
+    board = np.column_stack(
+        [rotation[:, 0] * cell[0], rotation[:, 1] * cell[1], [-200.0, -200.0, 900.0]]
+    )
+    return np.asarray(camera @ board)
+
+
+def test_cell_aspect_sees_square_cells_through_the_perspective() -> None:
+    for tilt in (10.0, 30.0, 45.0):
+        square = _camera_homography(tilt, (22.0, 22.0))
+        assert cell_aspect(square, (900, 1200)) == pytest.approx(1.0, abs=0.02)
+        # A lattice at half the spacing across the rows: cells twice as tall as wide.
+        halved = _camera_homography(tilt, (11.0, 22.0))
+        assert cell_aspect(halved, (900, 1200)) == pytest.approx(0.5, abs=0.02)
 
 
 def test_radial_distortion_round_trip() -> None:

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.geometry import apply_homography
+from vision.geometry import apply_homography, focal_length
 from vision.grid import Grid
 
 __all__ = [
@@ -31,7 +31,6 @@ __all__ = [
     "STONE_LIFT",
     "BoardSampler",
     "StoneFeatures",
-    "focal_length",
     "lift_homography",
     "stone_features",
 ]
@@ -46,28 +45,6 @@ STONE_LIFT = 0.2
 MARGIN = 1
 #: Reach (grid cells, Gaussian sigma) of the local board colour estimate.
 BOARD_SIGMA = 1.5
-
-
-def focal_length(homography: FloatArray, image_shape: tuple[int, int]) -> float:
-    """Focal length in pixels implied by a board's homography, or a typical one.
-
-    With square pixels and the principal point at the image centre, the board's
-    two axes being perpendicular in 3-D gives one equation for the focal length
-    (Zhang's calibration from one view). A near top-down view leaves it
-    undetermined; then, and for implausible answers, the long image side is used.
-    """
-    h, w = image_shape
-    typical = float(max(h, w))
-    centre = np.array([[1.0, 0, -0.5 * (w - 1)], [0, 1.0, -0.5 * (h - 1)], [0, 0, 1.0]])
-    m = centre @ homography
-    m = m / np.linalg.norm(m[:, :2])
-    denominator = m[2, 0] * m[2, 1]
-    if abs(denominator) < 1e-12:
-        return typical
-    squared = -(m[0, 0] * m[0, 1] + m[1, 0] * m[1, 1]) / denominator
-    if not np.isfinite(squared) or not 0.25 * typical**2 < squared < 16.0 * typical**2:
-        return typical
-    return float(np.sqrt(squared))
 
 
 def lift_homography(

@@ -15,9 +15,11 @@ import numpy.typing as npt
 __all__ = [
     "Lattice1D",
     "apply_homography",
+    "cell_aspect",
     "comb_lattices",
     "fit_homography",
     "fit_lattice",
+    "focal_length",
     "vanishing_point",
 ]
 
@@ -379,3 +381,56 @@ def _comb_score(values: FloatArray, spacing: float, lines: int, step: float) -> 
     window = np.where(inside, window, -np.inf)
     p, k = np.unravel_index(int(np.argmax(window)), window.shape)
     return float(window[p, k]) / lines, float(phases[p] + spacing * k)
+
+
+def focal_length(homography: FloatArray, image_shape: tuple[int, int]) -> float:
+    """Focal length in pixels implied by a board's homography, or a typical one.
+
+    With square pixels and the principal point at the image centre, the board's
+    two axes being perpendicular in 3-D gives one equation for the focal length
+    (Zhang's calibration from one view). A near top-down view leaves it
+    undetermined; then, and for implausible answers, the long image side is used.
+    """
+    squared = _focal_squared(homography, image_shape)
+    typical = float(max(image_shape))
+    if squared is None or not _plausible_focal(squared, typical):
+        return typical
+    return float(np.sqrt(squared))
+
+
+def _focal_squared(homography: FloatArray, image_shape: tuple[int, int]) -> float | None:
+    """The squared focal length the perpendicular axes ask for; None for a top-down view."""
+    h, w = image_shape
+    centre = np.array([[1.0, 0, -0.5 * (w - 1)], [0, 1.0, -0.5 * (h - 1)], [0, 0, 1.0]])
+    m = centre @ homography
+    m = m / np.linalg.norm(m[:, :2])
+    denominator = m[2, 0] * m[2, 1]
+    if abs(denominator) < 1e-12:
+        return None
+    return float(-(m[0, 0] * m[0, 1] + m[1, 0] * m[1, 1]) / denominator)
+
+
+def _plausible_focal(squared: float, typical: float) -> bool:
+    return bool(np.isfinite(squared)) and 0.25 * typical**2 < squared < 16.0 * typical**2
+
+
+def cell_aspect(homography: FloatArray, image_shape: tuple[int, int]) -> float | None:
+    """Width over height, in the world, of the cells a lattice homography maps.
+
+    Undoing the camera (focal length from :func:`focal_length`, principal point at
+    the image centre) leaves the board plane's two axes scaled by the cell's sides.
+    A Go board's cells are near square (22 × 23.7 mm); a lattice fitted at half
+    or a third of the spacing along one axis, or to the wrong perspective, is not.
+    None when no such camera could see the lattice (a picture warped by hand, or
+    a principal point far off the centre): then there is nothing to judge by.
+    """
+    h, w = image_shape
+    squared = _focal_squared(homography, image_shape)
+    if squared is not None and not _plausible_focal(squared, float(max(h, w))):
+        return None
+    f = focal_length(homography, image_shape)
+    inverse = np.array(
+        [[1.0 / f, 0, -0.5 * (w - 1) / f], [0, 1.0 / f, -0.5 * (h - 1) / f], [0, 0, 1.0]]
+    )
+    m = inverse @ homography
+    return float(np.linalg.norm(m[:, 0]) / np.linalg.norm(m[:, 1]))
