@@ -80,6 +80,22 @@ def test_scattered_lines_are_not_a_board() -> None:
     assert detection.reason.startswith("no board found: ")
 
 
+def test_a_tiled_floor_is_not_a_board() -> None:
+    # Tile joints in perspective, a lattice as regular as a board's, filling the
+    # picture: a 19×19 window of it has crossings everywhere, but it runs off the
+    # image on every side, and a board is seen whole.
+    flat = np.full((1400, 1400, 3), 170, np.uint8)
+    for k in range(0, 1400, 56):
+        cv2.line(flat, (k, 0), (k, 1399), (95, 95, 95), 2)
+        cv2.line(flat, (0, k), (1399, k), (95, 95, 95), 2)
+    source = np.float32([[0, 0], [1399, 0], [1399, 1399], [0, 1399]])
+    target = np.float32([[-300, -200], [1100, -250], [900, 700], [-100, 800]])
+    floor = cv2.warpPerspective(flat, cv2.getPerspectiveTransform(source, target), (800, 600))
+    detection = detect_board(floor)
+    assert not detection
+    assert detection.reason.startswith("no board found: ")
+
+
 def test_a_table_without_a_board_has_no_board(shared_datasets: Path) -> None:
     photo = read_image(shared_datasets / "photos" / "imago-tests" / "t1" / "t1_001.jpg")
     cloth = photo[1000:1536, 0:500]  # the blue cloth below-left of the board

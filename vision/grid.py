@@ -901,6 +901,16 @@ def _search_once(
     if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
         return _failure(f"the grid's cells are not square in the world (aspect {aspect:.2f})")
     points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
+    beyond = np.count_nonzero(
+        (points[..., 0] < -0.5)
+        | (points[..., 0] > width - 0.5)
+        | (points[..., 1] < -0.5)
+        | (points[..., 1] > height - 0.5)
+    )
+    if beyond > size:
+        # A board is seen whole; a lattice running off the picture is a floor's
+        # tiles or a cloth's weave (or a board the camera cuts: move the camera).
+        return _failure(f"the grid runs off the image ({beyond} of {size * size} points outside)")
     points = _canonical_order(points)
     uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
     homography = fit_homography(np.stack([uu, vv], -1).reshape(-1, 2), points.reshape(-1, 2))
