@@ -2,7 +2,9 @@
 
 Per folder of ``../shared/datasets/photos``: photos read entirely right, share of
 intersections right, and median milliseconds for (a) the whole detection (grid
-and stones) on the photo scaled to 1920×1080 and (b) reading the stones on a
+and stones) on the photo scaled to the pixel count of a 1920×1080 frame, its
+shape kept (squashing a 4:3 or portrait photo into 16:9 would change the board's
+geometry), and (b) reading the stones on a
 known grid (the camera's per-frame path).
 
 With ``--synthetic DIR`` (a folder written by ``kifu synth photos``), per board
@@ -50,6 +52,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _ms(start: float) -> float:
     return (time.perf_counter() - start) * 1000.0
+
+
+def full_hd(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """The photo scaled to as many pixels as a 1920×1080 frame, its shape kept."""
+    height, width = image.shape[:2]
+    scale = float(np.sqrt(1920 * 1080 / (height * width)))
+    size = (round(width * scale), round(height * scale))
+    return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
 def draw_table(rows: list[list[str]], path: Path) -> None:
@@ -104,7 +114,7 @@ def run_real(args: argparse.Namespace) -> int:
                 start = time.perf_counter()
                 read_stones(image, sampler)
                 read_ms[case.folder].append(_ms(start))
-        hd = np.asarray(cv2.resize(image, (1920, 1080), interpolation=cv2.INTER_LINEAR), np.uint8)
+        hd = full_hd(image)
         start = time.perf_counter()
         found = detect_board(hd, size=case.size)
         if found.grid is not None:
@@ -130,7 +140,10 @@ def run_real(args: argparse.Namespace) -> int:
     )
     lines = [f"{row[0]:28} {row[1]:>12} {row[2]:>13} {row[3]:>8} {row[4]:>8}" for row in table]
     print("\n".join(lines))
-    print("(a) grid + stones on the photo scaled to 1920x1080; (b) stones on a known grid")
+    print(
+        "(a) grid + stones on the photo scaled to 1920x1080's pixel count, shape kept;"
+        " (b) stones on a known grid"
+    )
     if args.table:
         draw_table(table, Path(args.table))
     return 0
