@@ -6,15 +6,22 @@ The pipeline, on a copy of the photo scaled to ``WORK_SIDE`` pixels:
    turns them into segments, split by direction into two families.
 2. Each family's vanishing point (RANSAC) gives the horizon; sending it to infinity
    and shearing makes both families axis-parallel and evenly spaced, so each
-   reduces to a 1-D lattice fit (spacing and phase).
+   reduces to a 1-D lattice fit (spacing and phase): from the segments' positions,
+   or, when those are too few, from combs fitted to the line response summed
+   across the straightened image.
 3. The board is the N×N window of that lattice with the most *crossings*
    (line evidence in both directions around a lattice point): beyond the outer
    lines the perpendicular lines stop, whatever the margin, table or frame lines.
-   The lattice is then re-anchored on the refined lines and the window sought
-   again, until it settles.
+   A weak placement is checked against lattices at other multiples of its
+   spacing. The lattice is then re-anchored on the refined lines and the window
+   sought again, until it settles.
 4. Every line is refined on the line response (sub-pixel peak across it every
    half cell), one radial-distortion coefficient is chosen to straighten them,
-   and intersections of the refitted lines are the grid.
+   and intersections of the refitted lines are the grid. A grid whose cells could
+   not be a board's, that runs off the picture, or that is barely seen is refused.
+
+Failing on the whole photo, the search is repeated on the region densest in line
+crossings, then for faint lines on a smoothed copy (see :func:`_search`).
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
@@ -76,6 +83,8 @@ SOFT_SMOOTH = 1.0
 SOFT_FLOOR = 4.0
 #: How much more evidence a lattice at another spacing needs to replace the first.
 MULTIPLE_MARGIN = 1.2
+#: How much more crossing evidence a window one line over needs to replace the first.
+SHIFT_MARGIN = 1.05
 
 
 @dataclass(frozen=True, eq=False)
@@ -776,7 +785,7 @@ def _settle_edges(
                 continue
             score = float(strict[r : r + size, c : c + size].mean())
             if (dr, dc) == (0, 0):
-                score *= 1.05
+                score *= SHIFT_MARGIN
             if score > best[0]:
                 best = (score, r, c)
     _, r, c = best
