@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.features import StoneFeatures
+from vision.features import StoneFeatures, median
 
 __all__ = [
     "BLACK_CEILING",
@@ -92,8 +92,8 @@ def _gap_above_board(values: FloatArray, quiet: npt.NDArray[np.bool_]) -> float:
     everything below it lies within ``GAP_REACH`` spreads of the median.
     Infinite when there is no such gap.
     """
-    middle = float(np.median(values[quiet]))
-    spread = 1.4826 * float(np.median(np.abs(values[quiet] - middle))) + 1e-9
+    middle = median(values[quiet])
+    spread = 1.4826 * median(np.abs(values[quiet] - middle)) + 1e-9
     values = np.sort(values.ravel())[::-1]
     wide = np.nonzero(values[:-1] - values[1:] >= STONE_GAP)[0]
     if len(wide) == 0:
@@ -124,8 +124,8 @@ def _adaptive(
     values: FloatArray, floor: float, spreads: float, quiet: npt.NDArray[np.bool_]
 ) -> float:
     """``spreads`` robust spreads (1.4826 MAD) above the quiet points' median, >= ``floor``."""
-    middle = float(np.median(values[quiet]))
-    spread = 1.4826 * float(np.median(np.abs(values[quiet] - middle)))
+    middle = median(values[quiet])
+    spread = 1.4826 * median(np.abs(values[quiet] - middle))
     return max(floor, middle + spreads * spread)
 
 

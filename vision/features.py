@@ -16,7 +16,9 @@ point be found as blobs.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -32,6 +34,7 @@ __all__ = [
     "BoardSampler",
     "StoneFeatures",
     "lift_homography",
+    "median",
     "stone_features",
 ]
 
@@ -161,17 +164,48 @@ class StoneFeatures:
     board: FloatArray | None = field(default=None)
 
 
-def _disc(cell: int, radius: float) -> npt.NDArray[np.bool_]:
+@functools.cache
+def _disc_offsets(cell: int, share: float) -> npt.NDArray[np.intp]:
+    """Rows and columns, shape (2, K), of a ``cell``-square block's pixels within
+    ``share * cell`` of its middle."""
     c = (cell - 1) / 2.0
     y, x = np.mgrid[0:cell, 0:cell]
-    return np.asarray((x - c) ** 2 + (y - c) ** 2 <= radius**2)
+    inside = (x - c) ** 2 + (y - c) ** 2 <= (share * cell) ** 2
+    return np.stack(np.nonzero(inside))
 
 
-def _blocks(channel: npt.NDArray[np.float32], n: int, cell: int) -> npt.NDArray[np.float32]:
-    """(N*cell, N*cell) → (N, N, cell*cell): the pixels of each intersection's cell."""
-    return np.asarray(
-        channel.reshape(n, cell, n, cell).transpose(0, 2, 1, 3).reshape(n, n, cell * cell)
-    )
+@functools.cache
+def _disc_index(side: int, first: int, count: int, cell: int, share: float) -> npt.NDArray[np.intp]:
+    """Flat indices into a ``side``-wide image of the disc pixels of ``count``² blocks.
+
+    Block ``(i, j)`` starts at pixel ``(first + i * cell, first + j * cell)``;
+    shape (count, count, K). Cached: the camera reads every frame at one size.
+    """
+    rows, cols = _disc_offsets(cell, share)
+    starts = first + cell * np.arange(count)
+    r = starts[:, None, None] + rows[None, None, :]
+    c = starts[None, :, None] + cols[None, None, :]
+    return np.asarray(r * side + c, dtype=np.intp)
+
+
+def median(values: npt.NDArray[np.floating[Any]]) -> float:
+    """The median of all ``values``, exactly as ``np.median`` gives it, in a tenth of the time.
+
+    The per-frame path takes about fifteen medians of a few hundred numbers, where
+    ``np.median``'s checks and dispatch cost more than the partition itself.
+    """
+    flat = values.ravel()
+    k = flat.size
+    middle = np.partition(flat, [(k - 1) // 2, k // 2])
+    return float(0.5 * (middle[(k - 1) // 2] + middle[k // 2]))
+
+
+def _median(values: npt.NDArray[np.uint8]) -> FloatArray:
+    """Median along the last axis (as ``np.median``), of small integers, faster."""
+    k = values.shape[-1]
+    middle = np.partition(values, [(k - 1) // 2, k // 2], axis=-1)
+    low = middle[..., (k - 1) // 2].astype(np.float64)
+    return np.asarray(0.5 * (low + middle[..., k // 2]), dtype=np.float64)
 
 
 def _local_board(
@@ -185,7 +219,7 @@ def _local_board(
     samples stones cover. Returns (N, N).
     """
     weight = reliable.astype(np.float64)
-    fallback = float(np.median(values[reliable])) if reliable.any() else float(np.median(values))
+    fallback = median(values[reliable]) if reliable.any() else median(values)
     k = 2 * round(3 * sigma) + 1
     num = cv2.GaussianBlur(values * weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
     den = cv2.GaussianBlur(weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
@@ -206,36 +240,35 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
         N.
     """
     n = size
-    cell = warped.shape[0] // (n + 2 * MARGIN)
+    side = warped.shape[0]
+    cell = side // (n + 2 * MARGIN)
     inner = slice(MARGIN * cell, (MARGIN + n) * cell)
-    lab = cv2.cvtColor(warped, cv2.COLOR_BGR2LAB).astype(np.float32)
-    light = lab[..., 0]
-    centre = _disc(cell, 0.3 * cell).ravel()
-    core_l = np.median(_blocks(light[inner, inner], n, cell)[..., centre], axis=-1)
+    lab = np.asarray(cv2.cvtColor(warped, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    light = np.ascontiguousarray(lab[..., 0]).ravel()
+    core_l = _median(light[_disc_index(side, MARGIN * cell, n, cell, 0.3)])
     # The board between intersections: cell centres, margin included.
-    half = cell // 2
-    between = slice(MARGIN * cell - half, MARGIN * cell - half + (n + 1) * cell)
-    corner = _disc(cell, 0.2 * cell).ravel()
+    corners = _disc_index(side, MARGIN * cell - cell // 2, n + 1, cell, 0.2)
     # Brightness by median (a line or a stone's edge may cross a sample); colour,
     # only used to tell board from not-board, by the cheaper mean.
-    samples = [np.median(_blocks(lab[between, between, 0], n + 1, cell)[..., corner], -1)] + [
-        _blocks(lab[between, between, k], n + 1, cell)[..., corner].mean(-1) for k in (1, 2)
+    flat = lab.reshape(-1, 3)
+    samples = [_median(light[corners])] + [
+        flat[:, k][corners].astype(np.float32).mean(-1) for k in (1, 2)
     ]
     board_l_raw = samples[0].astype(np.float64)
-    typical = float(np.median(board_l_raw))
-    spread = 1.4826 * float(np.median(np.abs(board_l_raw - typical))) + 1.0
-    colour = np.hypot(samples[1] - np.median(samples[1]), samples[2] - np.median(samples[2]))
+    typical = median(board_l_raw)
+    spread = 1.4826 * median(np.abs(board_l_raw - typical)) + 1.0
+    colour = np.hypot(samples[1] - median(samples[1]), samples[2] - median(samples[2]))
     reliable = (
         (board_l_raw > typical - 3.0 * spread)
         & (board_l_raw < typical + 8.0 * spread)
-        & (colour < 3.0 * (1.4826 * float(np.median(colour)) + 1.0))
+        & (colour < 3.0 * (1.4826 * median(colour) + 1.0))
     )
     board_l = _local_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
-    side = n * cell
-    board_px = cv2.resize(scale.astype(np.float32), (side, side), interpolation=cv2.INTER_LINEAR)
-    relative = (light[inner, inner] - board_px) / board_px
+    width = n * cell
+    board_px = cv2.resize(scale.astype(np.float32), (width, width), interpolation=cv2.INTER_LINEAR)
+    relative = (lab[inner, inner, 0].astype(np.float32) - board_px) / board_px
     return StoneFeatures(
         dark=dark, bright=-dark, relative=np.asarray(relative, np.float32), board=scale
     )

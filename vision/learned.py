@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.features import CELL, MARGIN, StoneFeatures
+from vision.features import CELL, MARGIN, StoneFeatures, median
 
 __all__ = [
     "LABELS",
@@ -209,7 +209,7 @@ def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
     board = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
     chroma = np.sqrt(a * a + b * b)
-    chroma = chroma - float(np.median(chroma[pad:-pad:2, pad:-pad:2]))
+    chroma = chroma - median(chroma[pad:-pad:2, pad:-pad:2])
     channels = (lab[..., 0] / board - 1.0, chroma / CHROMA_UNIT)
     # Past the reach of an edge stone, the board's rim and the table are no
     # evidence: there every patch shows the plain board.
