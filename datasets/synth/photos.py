@@ -58,6 +58,16 @@ class Ranges:
     noise: tuple[float, float]
     jpeg: tuple[int, int]
     clutter: float
+    elevation: tuple[float, float] = (35.0, 85.0)
+    """Height of the main light above the table, degrees: the lower, the longer the shadows."""
+    shadow_blur: tuple[float, float] = (1.0, 6.0)
+    """Softness of stone shadows, millimetres."""
+    shadow_strength: tuple[float, float] = (0.2, 0.5)
+    """Share of the light a stone's shadow takes away."""
+    arm_strength: tuple[float, float] = (0.2, 0.5)
+    """Share of the light an arm's shadow takes away."""
+    board_margin: tuple[float, float] = (10.0, 28.0)
+    """Wood between the outer lines and the board's edge, millimetres."""
 
 
 SIZES_SMALL = ((640, 480), (800, 600), (960, 540), (1024, 768), (1280, 720))
@@ -157,6 +167,20 @@ class SynthPhoto:
         return None if corners is None else np.array(corners, dtype=np.float64)
 
 
+#: What ``render_photo(..., harsh_light=True)`` changes in a difficulty's ranges: a
+#: low light with deep, long stone shadows, deep arm shadows more often, and narrow
+#: board margins (the table's dark edge close to the outer lines). Real photos
+#: have all of these; the stone model learns from them that a shadow is no stone.
+HARSH_LIGHT: dict[str, Any] = {
+    "elevation": (10.0, 35.0),
+    "shadow_blur": (0.5, 3.0),
+    "shadow_strength": (0.5, 0.95),
+    "arm_shadow": 0.6,
+    "arm_strength": (0.4, 0.8),
+    "board_margin": (4.0, 14.0),
+}
+
+
 def difficulty_ranges(name: str) -> Ranges:
     """The ranges of a named difficulty, or an error quoting the bad name."""
     try:
@@ -179,6 +203,7 @@ def render_photo(
     games: Path | None = None,
     position: Board | None = None,
     show_board: bool | None = None,
+    harsh_light: bool = False,
 ) -> SynthPhoto:
     """Render one photo, drawing everything from ``seed``.
 
@@ -186,12 +211,16 @@ def render_photo(
     from the SGF files in ``games``, else from random play; a share of photos shows an
     edge case (empty, nearly full, first-line stones). ``show_board`` forces a board
     (True) or a bare table (False); by default a share of photos has no board, unless
-    a ``position`` is given.
+    a ``position`` is given. ``harsh_light`` changes the difficulty's ranges by
+    ``HARSH_LIGHT``; the same random draws are made, so without it every seed
+    renders as it always has.
 
     The position's stones are placed from their own stream of the seed, so two photos
     with the same seed and different ``position`` differ only by the stones.
     """
     ranges = difficulty_ranges(difficulty)
+    if harsh_light:
+        ranges = dataclasses.replace(ranges, **HARSH_LIGHT)
     files = game_files(games) if games is not None else None
     if position is not None:
         _check_position(position)
@@ -209,7 +238,7 @@ def render_photo(
     board: Board | None = None
     look = None
     if has_board:
-        spec = _sample_spec(rng)
+        spec = _sample_spec(ranges, rng)
         look = sample_board_look(rng, styles=ranges.board_styles)
         if look.style == "printed" and rng.uniform() < 0.5:
             spec = dataclasses.replace(spec, thickness=float(rng.uniform(0.5, 3.0)))
@@ -223,11 +252,11 @@ def render_photo(
     )
     camera = _place_camera(spec, ranges, width, height, rng=rng)
     light = Light(
-        elevation=float(rng.uniform(35, 85)),
+        elevation=float(rng.uniform(*ranges.elevation)),
         azimuth=float(rng.uniform(0, 360)),
         ambient=float(rng.uniform(0.3, 0.7)),
-        shadow_blur=float(rng.uniform(1.0, 6.0)),
-        shadow_strength=float(rng.uniform(0.2, 0.5)),
+        shadow_blur=float(rng.uniform(*ranges.shadow_blur)),
+        shadow_strength=float(rng.uniform(*ranges.shadow_strength)),
         glossy_stones=float(rng.uniform(0, 1)),
     )
     turns: int | None = None
@@ -357,7 +386,7 @@ def _decode(data: bytes) -> U8:
     return u8(cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR))
 
 
-def _sample_spec(rng: np.random.Generator) -> BoardSpec:
+def _sample_spec(ranges: Ranges, rng: np.random.Generator) -> BoardSpec:
     size = int(rng.choice([19, 19, 19, 19, 19, 19, 19, 13, 9]))
     spacing_x = float(rng.uniform(21.5, 22.5))
     ratio = float(rng.choice([1.0, 1.077, 1.077, 1.077]) + rng.uniform(-0.01, 0.01))
@@ -369,8 +398,8 @@ def _sample_spec(rng: np.random.Generator) -> BoardSpec:
         line_width=line,
         outer_line_width=line * float(rng.choice([1.0, 1.0, 1.5, 2.0])),
         star_radius=float(rng.uniform(1.6, 2.6)),
-        margin_x=float(rng.uniform(10, 28)),
-        margin_y=float(rng.uniform(10, 28)),
+        margin_x=float(rng.uniform(*ranges.board_margin)),
+        margin_y=float(rng.uniform(*ranges.board_margin)),
         thickness=float(rng.choice([12.0, 18.0, 25.0, 35.0, 60.0]) + rng.uniform(-3, 3)),
     )
 
@@ -544,7 +573,7 @@ def _sample_effects(
             float(rng.uniform(0.2, 0.8)),
             float(rng.uniform(0.2, 0.8)),
             float(rng.uniform(0, 360)),
-            float(rng.uniform(0.2, 0.5)),
+            float(rng.uniform(*ranges.arm_strength)),
         )
     motion = None
     if rng.uniform() < ranges.motion:
