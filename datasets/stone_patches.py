@@ -77,14 +77,26 @@ def _case(name: str, image: U8, truth: dict[str, Any]) -> SynthCase | None:
 
 
 def rendered_cases(
-    *, seed: int, photos: int, difficulty: str = "hard", games: Path | None = None
+    *,
+    seed: int,
+    photos: int,
+    difficulty: str = "hard",
+    games: Path | None = None,
+    first: int = 0,
+    harsh_light: bool = False,
 ) -> Iterator[SynthCase]:
-    """Render photos ``0..photos-1`` of the run ``seed`` (as ``kifu synth photos`` does).
+    """Render photos ``first..first+photos-1`` of the run ``seed`` (as ``kifu synth photos`` does).
 
+    ``harsh_light`` renders them with :data:`datasets.synth.photos.HARSH_LIGHT`.
     Photos without a board are skipped, so fewer than ``photos`` cases may come out.
     """
-    for index in range(photos):
-        photo = render_photo(seed=photo_seed(seed, index), difficulty=difficulty, games=games)
+    for index in range(first, first + photos):
+        photo = render_photo(
+            seed=photo_seed(seed, index),
+            difficulty=difficulty,
+            games=games,
+            harsh_light=harsh_light,
+        )
         case = _case(f"{seed}/{index:05d}", photo.image, photo.truth)
         if case is not None:
             yield case

@@ -20,7 +20,7 @@ from datasets.stone_patches import (
     photo_patches,
     rendered_cases,
 )
-from datasets.synth import write_photos
+from datasets.synth import photo_seed, render_photo, write_photos
 from server.cli import main
 from server.commands.train import augment, fit
 from tests.vision_synthetic import draw_board
@@ -28,10 +28,11 @@ from vision import VisionError, grid_from_corners, read_stones
 from vision.classify import classify
 from vision.features import BoardSampler, stone_features
 from vision.learned import INPUTS, LABELS, MODEL_PATH, PATCH, ModelError, StoneModel, load_model
+from vision.stones import ADD_BLACK, ADD_WHITE, OVERRULE, combine
 
 #: Held out from training (seed 1000), and from the lead's and the final scores.
 SEED = 1002
-#: The model read 99.76 % of these photos' 2,858 points right (the classical
+#: The model read 99.83 % of these photos' 2,858 points right (the classical
 #: reader 95.70 %); the bar leaves a margin for other platforms' arithmetic.
 LEARNED_BAR = 0.99
 
@@ -82,8 +83,8 @@ def test_the_combined_reader_beats_the_classical_one_on_unseen_photos(
                 for row, want in zip(board, case.board, strict=True)
                 for a, b in zip(row, want, strict=True)
             )
-    # Measured: 56 points wrong combined, 123 classical.
-    assert wrong["combined"] < 0.6 * wrong["classical"]
+    # Measured: 8 points wrong combined, 123 classical.
+    assert wrong["combined"] < 0.2 * wrong["classical"]
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +219,8 @@ def test_kifu_train_refuses_a_held_out_seed(
 
 
 def test_kifu_train_writes_the_same_weights_for_the_same_seed(tmp_path: Path) -> None:
-    argv = ["train", "stones", "--photos", "2", "--epochs", "1", "--seed", "1004"]
+    argv = ["train", "stones", "--photos", "2", "--harsh-photos", "1", "--epochs", "1"]
+    argv += ["--seed", "1004"]
     assert main([*argv, "--out", str(tmp_path / "a.npz")]) == 0
     assert main([*argv, "--out", str(tmp_path / "b.npz")]) == 0
     first, again = StoneModel.load(tmp_path / "a.npz"), StoneModel.load(tmp_path / "b.npz")
@@ -233,3 +235,37 @@ def test_kifu_bench_stones_tables_the_three_readers(
     lines = capsys.readouterr().out.splitlines()
     assert all(f"{reader} points" in lines[0] for reader in ("combined", "classical", "learned"))
     assert lines[-1].startswith("all") and lines[-1].count("%") == 3
+
+
+@pytest.mark.parametrize(
+    ("classical", "model", "sure", "read"),
+    [
+        (".", "X", ADD_BLACK + 0.005, "X"),
+        (".", "X", ADD_BLACK - 0.01, "."),
+        (".", "O", ADD_WHITE + 0.005, "O"),
+        (".", "O", ADD_WHITE - 0.01, "."),
+        ("O", ".", OVERRULE + 0.005, "."),
+        ("X", "O", OVERRULE + 0.005, "O"),
+        ("X", ".", OVERRULE - 0.01, "X"),
+        ("O", "O", 0.4, "O"),
+    ],
+)
+def test_the_model_overrules_the_classical_reading_only_where_sure(
+    classical: str, model: str, sure: float, read: str
+) -> None:
+    probabilities = np.full((1, 3), (1.0 - sure) / 2.0, dtype=np.float32)
+    probabilities[0, LABELS.index(model)] = sure
+    labels, confidence = combine(np.array([[classical]]), np.array([[0.7]]), probabilities)
+    assert labels[0, 0] == read
+    assert confidence[0, 0] == pytest.approx(sure if read != classical else 0.7, abs=1e-6)
+
+
+def test_harsh_light_draws_low_light_and_deep_shadows_over_the_same_position() -> None:
+    seed = photo_seed(1005, 0)
+    plain = render_photo(seed=seed, difficulty="hard", show_board=True)
+    harsh = render_photo(seed=seed, difficulty="hard", show_board=True, harsh_light=True)
+    assert harsh.board == plain.board
+    low, deep = harsh.truth["params"]["light"], plain.truth["params"]["light"]
+    assert low["elevation"] < 35.0 <= deep["elevation"]
+    assert low["shadow_strength"] >= 0.5 >= deep["shadow_strength"]
+    assert harsh.truth["params"]["board"]["margin_x"] < 14.0

@@ -10,7 +10,9 @@ brightness (so the board's colour and the lighting matter less), together with
 the classical darkness as an extra input.
 
 It was trained on synthetic photos only (``kifu train stones``, reproducible from
-a seed); inference is plain numpy, about a millisecond a board. The weights
+a seed), a share of them in harsh light (deep, long stone shadows, narrow dark
+board margins) so that it does not take those for black stones as real photos
+tempt it to; inference is plain numpy, about a millisecond a board. The weights
 ship in ``vision/models/stones.npz`` and are loaded once, on first use.
 """
 

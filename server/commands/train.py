@@ -6,9 +6,14 @@ the true grid (:mod:`datasets.stone_patches`), and fits the small numpy MLP of
 shipped ``vision/models/stones.npz`` is rebuilt bit for bit by the same command
 on the same machine. Progress goes to stderr.
 
-The default run is the one that made the shipped weights::
+The default run is the one that made the shipped weights (about 20 minutes, most
+of it rendering; one BLAS thread trains several times faster on a busy machine)::
 
-    kifu train stones --out vision/models/stones.npz --photos 400 --seed 1000
+    OPENBLAS_NUM_THREADS=1 kifu train stones --out vision/models/stones.npz --seed 1000
+
+That is 800 hard photos of seed 1000 and 300 more of the same run in harsh light
+(deep, long stone shadows and narrow dark margins, which real photos have and
+the model must not take for stones).
 """
 
 from __future__ import annotations
@@ -39,7 +44,15 @@ def register(subparsers: Any) -> None:
     kinds = parser.add_subparsers(dest="kind", metavar="MODEL", required=True)
     stones = kinds.add_parser("stones", help="the stone classifier of vision.learned")
     stones.add_argument("--out", type=Path, required=True, help="weights file to write (.npz)")
-    stones.add_argument("--photos", type=int, default=400, help="photos to render (default 400)")
+    stones.add_argument(
+        "--photos", type=int, default=800, help="photos to render in ordinary light (default 800)"
+    )
+    stones.add_argument(
+        "--harsh-photos",
+        type=int,
+        default=300,
+        help="photos to render after those in harsh light: low, deep, long shadows (default 300)",
+    )
     stones.add_argument(
         "--seed",
         type=int,
@@ -52,7 +65,7 @@ def register(subparsers: Any) -> None:
         default=None,
         help="read photos written by 'kifu synth photos' instead of rendering them",
     )
-    stones.add_argument("--epochs", type=int, default=12, help="passes over the data (default 12)")
+    stones.add_argument("--epochs", type=int, default=24, help="passes over the data (default 24)")
     stones.add_argument(
         "--jitter", type=float, default=0.1, help="corner jitter, share of a cell (default 0.1)"
     )
@@ -189,17 +202,26 @@ def _stones(args: argparse.Namespace) -> int:
             f"{TRAINING_SEEDS.start}..{TRAINING_SEEDS.stop - 1}"
             " (other seeds are kept for development and held-out scores)"
         )
-    if args.photos < 1 or args.epochs < 1:
+    if args.photos < 1 or args.epochs < 1 or args.harsh_photos < 0:
         raise ValueError(
-            f"--photos and --epochs must be at least 1, got {args.photos!r}, {args.epochs!r}"
+            f"--photos and --epochs must be at least 1 and --harsh-photos at least 0, got "
+            f"{args.photos!r}, {args.epochs!r}, {args.harsh_photos!r}"
         )
     rng = np.random.default_rng(args.seed)
     if args.folder is not None:
         cases: Any = folder_cases(args.folder)
         where = str(args.folder)
     else:
-        cases = rendered_cases(seed=args.seed, photos=args.photos)
-        where = f"{args.photos} hard photos of seed {args.seed}"
+        cases = itertools.chain(
+            rendered_cases(seed=args.seed, photos=args.photos),
+            rendered_cases(
+                seed=args.seed, photos=args.harsh_photos, first=args.photos, harsh_light=True
+            ),
+        )
+        where = (
+            f"{args.photos} hard photos of seed {args.seed} and {args.harsh_photos} more"
+            " in harsh light"
+        )
     start = time.perf_counter()
 
     def cut(count: int, case: SynthCase) -> None:
