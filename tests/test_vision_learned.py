@@ -28,7 +28,7 @@ from vision import VisionError, grid_from_corners, read_stones
 from vision.classify import classify
 from vision.features import BoardSampler, stone_features
 from vision.learned import INPUTS, LABELS, MODEL_PATH, PATCH, ModelError, StoneModel, load_model
-from vision.stones import ADD_BLACK, ADD_WHITE, OVERRULE, combine
+from vision.stones import ADD_BLACK, ADD_WHITE, BLACK_FAILED, FAILED_LEAST, OVERRULE, combine
 
 #: Held out from training (seed 1000), and from the lead's and the final scores.
 SEED = 1002
@@ -269,3 +269,24 @@ def test_harsh_light_draws_low_light_and_deep_shadows_over_the_same_position() -
     assert low["elevation"] < 35.0 <= deep["elevation"]
     assert low["shadow_strength"] >= 0.5 >= deep["shadow_strength"]
     assert harsh.truth["params"]["board"]["margin_x"] < 14.0
+
+
+def _probabilities(board: list[str], sure: float) -> npt.NDArray[np.float32]:
+    """Model outputs that read ``board`` with probability ``sure`` at every point."""
+    marks = "".join(board)
+    out = np.full((len(marks), 3), (1.0 - sure) / 2.0, dtype=np.float32)
+    out[np.arange(len(marks)), [LABELS.index(mark) for mark in marks]] = sure
+    return out
+
+
+def test_where_the_black_threshold_failed_the_models_black_stones_count() -> None:
+    classical = ["X.....", "......", "......", "......", "......", "......"]
+    model = ["X.XX..", "..XX..", "..X...", "......", "......", "......"]
+    assert max(FAILED_LEAST, BLACK_FAILED * 1) <= 5  # the premise: five found beyond one
+    labels = np.array([list(row) for row in classical])
+    confidence = np.full(labels.shape, 0.7)
+    read, _ = combine(labels, confidence, _probabilities(model, 0.6))
+    assert ["".join(row) for row in read] == model
+    few = ["X.X...", "......", "......", "......", "......", "......"]
+    read, _ = combine(labels, confidence, _probabilities(few, 0.6))
+    assert ["".join(row) for row in read] == classical

@@ -33,6 +33,9 @@ from vision.learned import LABELS, load_model, patch_inputs
 __all__ = [
     "ADD_BLACK",
     "ADD_WHITE",
+    "BLACK_FAILED",
+    "FAILED_LEAST",
+    "FAILED_SURE",
     "OVERRULE",
     "READERS",
     "StoneReading",
@@ -50,6 +53,15 @@ READERS: tuple[str, ...] = ("combined", "classical", "learned")
 #: long shadows too, the model is less sure of shadows than of stones; the
 #: narrow dark rim above gomrade/1's top row still gets up to 0.974.
 ADD_BLACK = 0.98
+#: ... or, on a board where the image's black threshold has plainly failed (a dark,
+#: grainy or unevenly lit board's spread pushed it past the stones), wherever
+#: black is the model's label at this probability or more. A threshold has
+#: failed when the model finds at least ``BLACK_FAILED`` times as many black
+#: stones beyond the classical ones as the classical reader finds, and at least
+#: ``FAILED_LEAST``: on the real photos it finds at most 1.4 times as many.
+FAILED_SURE = 0.5
+BLACK_FAILED = 2.0
+FAILED_LEAST = 5
 #: ... a white stone when at least this sure (on a pale board white stones are as
 #: bright as the wood, and only their shape tells)...
 ADD_WHITE = 0.8
@@ -76,6 +88,9 @@ def combine(
 ) -> tuple[npt.NDArray[np.str_], FloatArray]:
     """The classical reading, overruled by the model where it is sure enough.
 
+    Black stones are also taken from the model wherever the image's black
+    threshold has plainly failed (see ``BLACK_FAILED``).
+
     Parameters
     ----------
     labels, confidence : ndarray of shape (N, N)
@@ -91,8 +106,10 @@ def combine(
     """
     learned, sure = _learned(probabilities, labels.shape[0])
     empty = labels == "."
+    black = empty & (learned == "X") & (sure >= FAILED_SURE)
+    failed = black.sum() >= max(FAILED_LEAST, BLACK_FAILED * int((labels == "X").sum()))
     overrule = (
-        (empty & (learned == "X") & (sure >= ADD_BLACK))
+        (black & ((sure >= ADD_BLACK) | failed))
         | (empty & (learned == "O") & (sure >= ADD_WHITE))
         | (~empty & (learned != labels) & (sure >= OVERRULE))
     )
