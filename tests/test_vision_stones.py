@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.vision_synthetic import draw_board
@@ -15,7 +18,7 @@ from vision.classify import (
     off_centre,
     white_threshold,
 )
-from vision.features import StoneFeatures
+from vision.features import StoneFeatures, median
 from vision.hints import suspicions
 
 POSITION = [
@@ -173,3 +176,17 @@ def test_a_frame_of_another_size_is_refused() -> None:
 )
 def test_rule_hints_flag_impossible_readings(board: list[str], expected: tuple[str, ...]) -> None:
     assert suspicions(board) == expected
+
+
+@pytest.mark.parametrize("shape", [(1,), (2,), (361,), (400,), (19, 19), (20, 20)])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_median_gives_numpys_median_exactly(shape: tuple[int, ...], dtype: type) -> None:
+    rng = np.random.default_rng(7)
+    values: npt.NDArray[np.floating[Any]] = rng.normal(size=shape).astype(dtype)
+    assert median(values) == float(np.median(values))
+    rounded = np.round(values * 4.0)  # ties, as brightness in whole grey levels has
+    assert median(rounded) == float(np.median(rounded))
+
+
+def test_the_median_of_nothing_is_nan() -> None:
+    assert np.isnan(median(np.empty(0)))
