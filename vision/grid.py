@@ -21,7 +21,10 @@ The pipeline, on a copy of the photo scaled to ``WORK_SIDE`` pixels:
    not be a board's, that runs off the picture, or that is barely seen is refused.
 
 Failing on the whole photo, the search is repeated on the region densest in line
-crossings, then for faint lines on a smoothed copy (see :func:`_search`).
+crossings, then for faint lines on a smoothed copy (see :func:`_search`). Last,
+for boards whose lines are blurred away or hidden, the lattice through the
+stones' centres (:mod:`vision.lattice`) places the grid, where the stones and what
+lines show leave the board's window in no doubt (:func:`_search_stones`).
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
@@ -44,6 +47,7 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
+from vision.lattice import fit_point_lattice, stone_centres
 from vision.lines import Segments, find_segments, line_response, split_families
 
 __all__ = ["SIZES", "WORK_SIDE", "BoardDetection", "Grid", "detect_board", "grid_from_corners"]
@@ -258,13 +262,21 @@ def _crossing_evidence(
     return np.asarray(0.5 * (across + along), dtype=np.float64)
 
 
-def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
-    """Top-left (row, col) of the size×size window with the most evidence, and its mean."""
+def _window_sums(evidence: FloatArray, size: int) -> FloatArray:
+    """Sum of the evidence over every size×size window, by its top-left (row, col)."""
     rows, cols = evidence.shape
     padded = np.zeros((max(rows, size) + 1, max(cols, size) + 1))
     padded[1 : rows + 1, 1 : cols + 1] = evidence
     total = padded.cumsum(0).cumsum(1)
-    sums = total[size:, size:] - total[:-size, size:] - total[size:, :-size] + total[:-size, :-size]
+    return np.asarray(
+        total[size:, size:] - total[:-size, size:] - total[size:, :-size] + total[:-size, :-size],
+        dtype=np.float64,
+    )
+
+
+def _best_window(evidence: FloatArray, size: int) -> tuple[int, int, float]:
+    """Top-left (row, col) of the size×size window with the most evidence, and its mean."""
+    sums = _window_sums(evidence, size)
     r, c = np.unravel_index(int(np.argmax(sums)), sums.shape)
     return int(r), int(c), float(sums[r, c]) / (size * size)
 
@@ -592,6 +604,9 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
         again = _search_in(gray, region, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
         if again:
             return again
+    by_stones = _search_stones(gray, size=size)
+    if by_stones:
+        return by_stones
     return found
 
 
@@ -792,6 +807,123 @@ def _settle_edges(
     return r, c, float(evidence[r : r + size, c : c + size].mean())
 
 
+def _image_grid(
+    points_work: FloatArray, scale: float, shape: tuple[int, int], size: int
+) -> Grid | str:
+    """The grid in the photo's pixels from intersections on the working copy, or why not."""
+    height, width = shape
+    points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
+    beyond = np.count_nonzero(
+        (points[..., 0] < -0.5)
+        | (points[..., 0] > width - 0.5)
+        | (points[..., 1] < -0.5)
+        | (points[..., 1] > height - 0.5)
+    )
+    if beyond > size:
+        # A board is seen whole; a lattice running off the picture is a floor's
+        # tiles or a cloth's weave (or a board the camera cuts: move the camera).
+        return f"the grid runs off the image ({beyond} of {size * size} points outside)"
+    points = _canonical_order(points)
+    uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
+    homography = fit_homography(np.stack([uu, vv], -1).reshape(-1, 2), points.reshape(-1, 2))
+    if homography is None:
+        return "refined grid is degenerate"
+    return Grid(size=size, homography=homography, intersections=points, image_shape=shape)
+
+
+#: Least stones on one lattice for a grid to be placed by its stones alone.
+MIN_STONES = 12
+#: Largest median distance (cells, per axis) of those stones from their points.
+MAX_STONE_RESIDUAL = 0.15
+#: What a stone on a lattice point counts for, beside line crossings (0..1), when
+#: the board's window is placed over the stones.
+STONE_WEIGHT = 2.0
+#: How much more (per point) the window must score than any other: a stone or a
+#: couple of line crossings. Right windows on dev photos led by 0.0055 or more,
+#: wrong ones by 0.0045 or less (one, one line off, by 0.013).
+WINDOW_MARGIN = 0.005
+#: Line crossings half a step off the stones' lattice, relative to those on it, that
+#: unmask blobs as an empty board's cells (dev photos: 0.4 to 2 for stones, 31 for cells).
+HALF_STEP_FACTOR = 3.0
+
+
+def _search_stones(gray: npt.NDArray[np.uint8], *, size: int) -> BoardDetection:
+    """The grid through the stones' centres, for boards whose lines are not seen.
+
+    The lattice through the stones (:func:`vision.lattice.fit_point_lattice`) fixes
+    the grid but for where the board's N×N window lies on it: the window takes in
+    the stones (each worth ``STONE_WEIGHT``) and the most line crossings that can
+    be seen; then the lines are refined wherever they show.
+    """
+    height, width = gray.shape
+    scale = WORK_SIDE / max(height, width)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    size_work = (round(width * scale), round(height * scale))
+    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    centres, _ = stone_centres(work)
+    lattice = fit_point_lattice(centres)
+    if lattice is None or lattice.count < MIN_STONES:
+        found = 0 if lattice is None else lattice.count
+        return _failure(f"no lines, and too few stones in a lattice ({found})")
+    if float(np.median(lattice.residuals[lattice.on])) > MAX_STONE_RESIDUAL:
+        return _failure("no lines, and the stones lie off any lattice")
+    coords = lattice.coords[lattice.on].astype(np.int64)
+    low, high = coords.min(axis=0), coords.max(axis=0)
+    if np.any(high - low >= 2 * size):
+        return _failure("no lines, and the stones spread wider than a board")
+    us = np.arange(low[0] - size, high[0] + size + 1, dtype=np.float64)
+    vs = np.arange(low[1] - size, high[1] + size + 1, dtype=np.float64)
+    response = line_response(work, width=7)
+    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    threshold = max(threshold, SOFT_FLOOR)
+    mask = (response > threshold).astype(np.uint8) * 255
+    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+    evidence = _crossing_evidence(dilated, lattice.homography, us, vs)
+    stones = np.zeros_like(evidence)
+    stones[coords[:, 1] - int(vs[0]), coords[:, 0] - int(us[0])] = 1.0
+    score = evidence + STONE_WEIGHT * stones
+    sums = _window_sums(score, size)
+    r0, c0 = (int(i) for i in np.unravel_index(int(np.argmax(sums)), sums.shape))
+    best = float(sums[r0, c0])
+    sums[r0, c0] = -np.inf
+    if best - float(sums.max()) < WINDOW_MARGIN * size * size:
+        # Stones that do not reach the board's edges, and no lines to tell where
+        # those are: the window could lie a line or more either way.
+        return _failure("no lines, and the stones leave the board's edges unclear")
+    window = np.s_[r0 : r0 + size, c0 : c0 + size]
+    half = _crossing_evidence(dilated, lattice.homography, us + 0.5, vs + 0.5)
+    if float(half[window].mean()) > HALF_STEP_FACTOR * float(evidence[window].mean()):
+        # The lines cross between the blobs: they are an empty board's cells.
+        return _failure("no lines where the blobs are: they are not stones")
+    inside = float(stones[window].sum())
+    if inside < MIN_STONES:
+        return _failure("no lines, and too few stones inside one board")
+    shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
+    to_window = lattice.homography @ shift
+    scaled = response.astype(np.float32) / max(threshold, 1.0)
+    refined = _refine_lines(scaled, to_window, size)
+    if refined is None:
+        return _failure("refined grid lines are degenerate")
+    points_work, _, line_share = refined
+    aspect = cell_aspect(to_window, work.shape[:2])
+    if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
+        return _failure(f"the grid's cells are not square in the world (aspect {aspect:.2f})")
+    grid = _image_grid(points_work, scale, (height, width), size)
+    if isinstance(grid, str):
+        return _failure(grid)
+    mean_evidence = float(evidence[window].mean())
+    # Stones place a grid less surely than lines: at most half confidence.
+    confidence = float(np.clip(0.5 * min(1.0, inside / 60.0), 0.0, 1.0))
+    details = {
+        "stones": inside,
+        "evidence": mean_evidence,
+        "line_share": line_share,
+        "profile": 0.0,
+        "by_stones": 1.0,
+    }
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
 def _search_once(
     gray: npt.NDArray[np.uint8],
     *,
@@ -909,23 +1041,9 @@ def _search_once(
     aspect = cell_aspect(to_work, work.shape[:2])
     if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
         return _failure(f"the grid's cells are not square in the world (aspect {aspect:.2f})")
-    points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
-    beyond = np.count_nonzero(
-        (points[..., 0] < -0.5)
-        | (points[..., 0] > width - 0.5)
-        | (points[..., 1] < -0.5)
-        | (points[..., 1] > height - 0.5)
-    )
-    if beyond > size:
-        # A board is seen whole; a lattice running off the picture is a floor's
-        # tiles or a cloth's weave (or a board the camera cuts: move the camera).
-        return _failure(f"the grid runs off the image ({beyond} of {size * size} points outside)")
-    points = _canonical_order(points)
-    uu, vv = np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64))
-    homography = fit_homography(np.stack([uu, vv], -1).reshape(-1, 2), points.reshape(-1, 2))
-    if homography is None:
-        return _failure("refined grid is degenerate")
-    grid = Grid(size=size, homography=homography, intersections=points, image_shape=(height, width))
+    grid = _image_grid(points_work, scale, (height, width), size)
+    if isinstance(grid, str):
+        return _failure(grid)
     confidence = float(np.clip(min(mean_evidence / 0.6, line_share / 0.8), 0.0, 1.0))
     details = {
         "segments": float(len(segments)),

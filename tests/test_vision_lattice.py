@@ -1,0 +1,144 @@
+"""The lattice through stones' centres, and boards found by their stones alone."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision import detect_board, read_stones
+from vision.geometry import apply_homography
+from vision.lattice import fit_point_lattice, stone_centres
+
+#: A board seen at a slant: lattice (u, v) to image (x, y).
+SLANTED = np.array([[30.0, 6.0, 200.0], [-4.0, 26.0, 150.0], [0.0002, 0.0004, 1.0]])
+
+
+def _stones(rng: np.random.Generator, count: int, size: int = 19) -> npt.NDArray[np.float64]:
+    """``count`` distinct lattice points of a size×size board."""
+    chosen = rng.choice(size * size, size=count, replace=False)
+    return np.stack([chosen % size, chosen // size], axis=1).astype(np.float64)
+
+
+def _same_lattice(found: npt.NDArray[np.float64], truth: npt.NDArray[np.float64]) -> bool:
+    """Whether two lattice homographies differ by a symmetry of the lattice only."""
+    change = np.linalg.inv(truth) @ found
+    change /= change[2, 2]
+    linear, offset = change[:2, :2], change[:2, 2]
+    return bool(
+        np.allclose(linear, np.round(linear), atol=0.03)
+        and abs(abs(np.linalg.det(np.round(linear))) - 1) < 1e-9
+        and np.allclose(offset, np.round(offset), atol=0.1)
+        and np.allclose(change[2, :2], 0, atol=1e-3)
+    )
+
+
+def test_a_lattice_through_scattered_stones_is_the_boards() -> None:
+    rng = np.random.default_rng(3)
+    uv = _stones(rng, 60)
+    image = apply_homography(SLANTED, uv + rng.uniform(-0.12, 0.12, uv.shape))
+    strays = np.array([[20.0, 20.0], [900.0, 40.0], [700.0, 800.0], [35.0, 600.0]])
+    lattice = fit_point_lattice(np.concatenate([image, strays]))
+    assert lattice is not None
+    assert _same_lattice(lattice.homography, SLANTED)
+    assert lattice.on[:60].all()
+    assert not lattice.on[60:].any()
+
+
+def test_stones_two_lines_apart_still_give_the_boards_spacing() -> None:
+    # Every stone on even lines but a few: the seed's nearest neighbours are two
+    # cells away, and the few odd ones show the lattice is finer.
+    rng = np.random.default_rng(5)
+    even = _stones(rng, 50, size=10) * 2
+    odd = np.array([[1.0, 4.0], [5.0, 7.0], [9.0, 3.0], [13.0, 11.0], [3.0, 15.0], [7.0, 1.0]])
+    odd = np.concatenate([odd, odd + np.array([1.0, 0.0]), odd + np.array([0.0, 1.0])])
+    uv = np.unique(np.concatenate([even, odd]), axis=0)
+    lattice = fit_point_lattice(apply_homography(SLANTED, uv))
+    assert lattice is not None
+    assert _same_lattice(lattice.homography, SLANTED)
+    assert lattice.count == len(uv)
+
+
+def test_stones_of_one_checkerboard_colour_give_their_own_diagonal_lattice() -> None:
+    # Such stones are a lattice of their own, turned 45°: which of the two is the
+    # board's, only the lines (or a stone of the other colour) can tell, so the
+    # grid finder checks for lines half a step off before it trusts stones.
+    uv = np.array([(u, v) for u in range(19) for v in range(19) if (u + v) % 2 == 0], float)
+    lattice = fit_point_lattice(apply_homography(SLANTED, uv))
+    assert lattice is not None
+    diagonal = SLANTED @ np.array([[1.0, 1.0, 0.0], [1.0, -1.0, 0.0], [0.0, 0.0, 1.0]])
+    assert _same_lattice(lattice.homography, diagonal)
+    assert lattice.count == len(uv)
+
+
+def test_too_few_points_give_no_lattice() -> None:
+    assert fit_point_lattice(np.zeros((5, 2))) is None
+
+
+def _blurred_board(
+    rng: np.random.Generator,
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float64], list[str]]:
+    """A 19×19 board whose lines a heavy blur has wiped out; stones reach every edge."""
+    size, cell, origin = 19, 34.0, np.array([100.0, 90.0])
+    image = np.full((800, 840, 3), (70, 150, 200), np.uint8)  # wood, BGR
+    cv2.rectangle(image, (70, 60), (770, 730), (85, 165, 215), -1)
+    for k in range(size):
+        a = origin + np.array([k * cell, 0])
+        cv2.line(
+            image,
+            tuple(np.rint(a).astype(int)),
+            tuple(np.rint(a + np.array([0, 18 * cell])).astype(int)),
+            (40, 90, 120),
+            1,
+        )
+        b = origin + np.array([0, k * cell])
+        cv2.line(
+            image,
+            tuple(np.rint(b).astype(int)),
+            tuple(np.rint(b + np.array([18 * cell, 0])).astype(int)),
+            (40, 90, 120),
+            1,
+        )
+    board = [["."] * size for _ in range(size)]
+    edges = [(0, 3), (0, 11), (18, 6), (18, 15), (4, 0), (13, 0), (2, 18), (9, 18)]
+    inner = [(int(r), int(c)) for r, c in rng.integers(1, 18, size=(70, 2))]
+    for k, (r, c) in enumerate(edges + inner):
+        board[r][c] = "X" if k % 2 == 0 else "O"
+    for r in range(size):
+        for c in range(size):
+            if board[r][c] != ".":
+                centre = tuple(np.rint(origin + np.array([c * cell, r * cell])).astype(int))
+                colour = (25, 25, 25) if board[r][c] == "X" else (235, 235, 235)
+                cv2.circle(image, centre, 16, colour, -1, lineType=cv2.LINE_AA)
+    image = np.asarray(cv2.GaussianBlur(image, (0, 0), 6.0), dtype=np.uint8)
+    corners = np.array(
+        [
+            origin,
+            origin + np.array([18 * cell, 0]),
+            origin + np.array([18 * cell, 18 * cell]),
+            origin + np.array([0, 18 * cell]),
+        ]
+    )
+    return image, corners, ["".join(row) for row in board]
+
+
+def test_a_board_whose_lines_are_blurred_away_is_found_by_its_stones() -> None:
+    image, corners, board = _blurred_board(np.random.default_rng(11))
+    found = detect_board(image, size=19)
+    assert found, found.reason
+    assert found.details.get("by_stones") == 1.0
+    assert np.abs(found.corners - corners).max() < 0.25 * 34.0
+    assert found.confidence <= 0.5  # stones place a board less surely than lines
+    assert list(read_stones(image, found.grid).board) == board
+
+
+def test_stone_centres_are_the_discs_centres() -> None:
+    image = np.full((300, 300), 160, np.uint8)
+    truth = np.array([[60.0, 70.0], [150.0, 70.0], [240.0, 200.0], [100.0, 220.0]])
+    for k, (x, y) in enumerate(truth):
+        cv2.circle(image, (int(x), int(y)), 14, 20 if k % 2 else 240, -1, lineType=cv2.LINE_AA)
+    centres, radius = stone_centres(image)
+    assert len(centres) == len(truth)
+    distances = np.linalg.norm(centres[:, None] - truth[None], axis=-1).min(axis=0)
+    assert distances.max() < 1.0
+    assert 11 < radius < 16

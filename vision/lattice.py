@@ -1,0 +1,280 @@
+"""A board's lattice from its stones: for boards whose grid lines cannot be seen.
+
+Blur, a low, grazing view or a crowded position can leave too little of the grid
+lines for :mod:`vision.grid` to find; the stones are still there, and every stone
+sits on an intersection. Their centres are round blobs (dark and bright) of one
+size; the lattice through them is grown from a seed stone:
+
+1. The seed's two nearest neighbours in different directions give a basis, which
+   Lagrange–Gauss reduction turns into the shortest one (a diagonal neighbour
+   and a side one span the same lattice as two sides).
+2. Stones within a growing reach of those already placed, and within
+   ``MAX_RESIDUAL`` of a lattice point, join; a homography is refitted to them,
+   until no stone joins.
+3. Stones sitting half a step between the lattice points (seed neighbours two
+   cells apart, or diagonal both) mean the true lattice is finer: it is halved
+   and grown again.
+
+The seed whose lattice takes in the most stones wins. Pixel coordinates are
+OpenCV's ``(x, y)``; lattice coordinates ``(u, v)`` are integers at stones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.geometry import apply_homography, fit_homography
+
+__all__ = ["PointLattice", "fit_point_lattice", "stone_centres"]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Largest distance (cells, per axis) from a lattice point at which a stone is on it.
+MAX_RESIDUAL = 0.3
+#: Seeds tried (spread over the stones, closest-packed first).
+SEEDS = 12
+#: Growth rounds; the reach (cells) around placed stones grows by one each round.
+ROUNDS = 15
+#: Stones at half-steps, as a share of those on the lattice, that make it finer.
+FINER_SHARE = 0.5
+#: Least share of the stones in each parity class of a lattice (u, v, u + v mod 2):
+#: a lattice twice too fine leaves one class empty.
+MIN_PARITY_SHARE = 0.1
+
+
+@dataclass(frozen=True, eq=False)
+class PointLattice:
+    """A lattice through some of the points: which, at what integer ``(u, v)``."""
+
+    #: ndarray of shape (3, 3): lattice ``(u, v)`` to image ``(x, y)``.
+    homography: FloatArray
+    #: ndarray of shape (P,), bool: the points on the lattice.
+    on: npt.NDArray[np.bool_]
+    #: ndarray of shape (P, 2), float64: every point's nearest lattice ``(u, v)``.
+    coords: FloatArray
+    #: ndarray of shape (P,), float64: every point's distance from it (cells, per axis).
+    residuals: FloatArray
+
+    @property
+    def count(self) -> int:
+        """How many points are on the lattice."""
+        return int(self.on.sum())
+
+
+def stone_centres(gray: npt.NDArray[np.uint8]) -> tuple[FloatArray, float]:
+    """Centres of round dark and bright blobs of a stone's size, and that radius.
+
+    OpenCV's blob detector thresholds the image at many levels and keeps round,
+    convex, compact blobs. Small bright blobs between four stones, or specks, are
+    dropped by size: a board's stones are the largest common blobs (radius near the
+    upper quartile).
+
+    Returns
+    -------
+    centres : ndarray of shape (P, 2), float64
+    radius : float
+        The stones' typical radius in pixels (0 when there are none).
+    """
+    found: list[tuple[float, float, float]] = []
+    for colour in (0, 255):
+        params = cv2.SimpleBlobDetector.Params()
+        params.filterByColor = True
+        params.blobColor = colour
+        params.minThreshold, params.maxThreshold, params.thresholdStep = 10, 250, 10
+        params.filterByArea = True
+        params.minArea, params.maxArea = 12, 4000
+        params.filterByCircularity = True
+        params.minCircularity = 0.7
+        params.filterByConvexity = True
+        params.minConvexity = 0.9
+        params.filterByInertia = True
+        params.minInertiaRatio = 0.4
+        params.minRepeatability = 3
+        params.minDistBetweenBlobs = 4
+        detector = cv2.SimpleBlobDetector.create(params)
+        found.extend((k.pt[0], k.pt[1], 0.5 * k.size) for k in detector.detect(gray))
+    if not found:
+        return np.zeros((0, 2)), 0.0
+    blobs = np.array(found, dtype=np.float64)
+    radius = float(np.percentile(blobs[:, 2], 75))
+    keep = (blobs[:, 2] > 0.6 * radius) & (blobs[:, 2] < 1.5 * radius)
+    return blobs[keep, :2], radius
+
+
+def _inverse(homography: FloatArray) -> FloatArray:
+    return np.asarray(np.linalg.inv(homography), dtype=np.float64)
+
+
+def _reduced(a: FloatArray, b: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The shortest basis of the lattice that ``a`` and ``b`` span (Lagrange–Gauss)."""
+    for _ in range(32):
+        if a @ a > b @ b:
+            a, b = b, a
+        k = round(float(a @ b) / float(a @ a))
+        if k == 0:
+            break
+        b = b - k * a
+    return a, b
+
+
+def _fit(source: FloatArray, target: FloatArray) -> FloatArray | None:
+    """Homography from lattice to image (affine while the points are few)."""
+    if len(source) >= 8:
+        found = fit_homography(source, target)
+        if found is not None:
+            return found
+    affine, _ = cv2.estimateAffine2D(
+        source.astype(np.float32), target.astype(np.float32), method=cv2.LMEDS
+    )
+    if affine is None:
+        return None
+    return np.vstack([affine, [0.0, 0.0, 1.0]])
+
+
+def _place(points: FloatArray, homography: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """Every point's nearest lattice point, and its distance from it (per axis)."""
+    uv = apply_homography(_inverse(homography), points)
+    nearest = np.round(uv)
+    return nearest, np.abs(uv - nearest).max(axis=1)
+
+
+def _grow(points: FloatArray, seed: int, a: FloatArray, b: FloatArray) -> PointLattice | None:
+    """The lattice with basis ``a``, ``b`` at the seed, grown over the points."""
+    homography = np.array(
+        [[a[0], b[0], points[seed, 0]], [a[1], b[1], points[seed, 1]], [0, 0, 1.0]]
+    )
+    on = np.zeros(len(points), dtype=bool)
+    on[seed] = True
+    for round_ in range(ROUNDS):
+        nearest, residual = _place(points, homography)
+        reach = 1.5 + round_
+        placed = nearest[on]
+        near = np.abs(nearest[:, None, :] - placed[None]).max(axis=-1).min(axis=1) <= reach
+        candidates = np.flatnonzero((residual < MAX_RESIDUAL) & near)
+        # One stone per lattice point: the closest.
+        chosen = np.zeros(len(points), dtype=bool)
+        taken: set[tuple[float, float]] = set()
+        for k in candidates[np.argsort(residual[candidates])]:
+            key = (float(nearest[k, 0]), float(nearest[k, 1]))
+            if key not in taken:
+                taken.add(key)
+                chosen[k] = True
+        if chosen.sum() < 3:
+            return None
+        refitted = _fit(nearest[chosen], points[chosen])
+        if refitted is None:
+            return None
+        settled = bool((chosen == on).all()) and round_ > 1
+        homography, on = refitted / refitted[2, 2], chosen
+        if settled:
+            break
+    nearest, residual = _place(points, homography)
+    return PointLattice(homography=homography, on=on, coords=nearest, residuals=residual)
+
+
+#: Half-steps at which stones betray a finer lattice, and the change of basis to it.
+_FINER: tuple[tuple[tuple[float, float], FloatArray], ...] = (
+    ((0.5, 0.5), np.array([[0.5, 0.5], [0.5, -0.5]])),
+    ((0.5, 0.0), np.diag([0.5, 1.0])),
+    ((0.0, 0.5), np.diag([1.0, 0.5])),
+)
+
+
+def _finer(
+    points: FloatArray, lattice: PointLattice, seed: int
+) -> tuple[FloatArray, FloatArray] | None:
+    """A basis at the seed for a lattice at half the step, if stones sit at half-steps."""
+    uv = apply_homography(_inverse(lattice.homography), points)
+    frac = uv - np.round(uv)
+    on_points = int((np.abs(frac).max(axis=1) < 0.2).sum())
+    best: tuple[int, FloatArray] | None = None
+    for offset, change in _FINER:
+        off = frac - np.array(offset)
+        count = int((np.abs(off - np.round(off)).max(axis=1) < 0.2).sum())
+        if count >= max(4, FINER_SHARE * on_points) and (best is None or count > best[0]):
+            best = (count, change)
+    if best is None:
+        return None
+    change3 = np.eye(3)
+    change3[:2, :2] = best[1]
+    finer = lattice.homography @ change3
+    at = apply_homography(_inverse(finer), points[seed : seed + 1])[0]
+    origin, step_u, step_v = apply_homography(
+        finer, at + np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    )
+    return step_u - origin, step_v - origin
+
+
+def _too_fine(lattice: PointLattice) -> bool:
+    """Whether the stones keep to one half of the lattice (a checkerboard's colour).
+
+    Any real position has stones on both parities of both axes; a lattice at half
+    the board's step, or turned 45° through the board's diagonals, does not.
+    """
+    coords = lattice.coords[lattice.on].astype(np.int64)
+    for parity in (coords[:, 0] % 2, coords[:, 1] % 2, (coords[:, 0] + coords[:, 1]) % 2):
+        share = float(parity.mean())
+        if min(share, 1.0 - share) < MIN_PARITY_SHARE:
+            return True
+    return False
+
+
+def fit_point_lattice(points: npt.ArrayLike, *, seeds: int = SEEDS) -> PointLattice | None:
+    """The lattice through most of the points (stones' centres), or None.
+
+    Parameters
+    ----------
+    points : array-like of shape (P, 2)
+        Image ``(x, y)`` of the points; some may be off the lattice (stones off the
+        board, specks).
+    seeds : int
+        How many seed points to grow from.
+
+    Returns
+    -------
+    PointLattice or None
+        None when fewer than 8 points, or no seed grows a lattice.
+    """
+    xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    if len(xy) < 8:
+        return None
+    offsets = xy[None] - xy[:, None]
+    distance = np.linalg.norm(offsets, axis=-1)
+    np.fill_diagonal(distance, np.inf)
+    nearest = np.sort(distance, axis=1)[:, 0]
+    best: PointLattice | None = None
+    for seed in np.argsort(nearest)[:: max(1, len(xy) // seeds)][:seeds]:
+        seed = int(seed)
+        neighbours = np.argsort(distance[seed])[:6]
+        vectors = offsets[seed, neighbours]
+        first = vectors[0]
+        second = next(
+            (
+                v
+                for v in vectors[1:]
+                if abs(float(v @ first)) < 0.8 * float(np.linalg.norm(v) * np.linalg.norm(first))
+            ),
+            None,
+        )
+        if second is None:
+            continue
+        grown = _grow(xy, seed, *_reduced(first, second))
+        for _ in range(2):
+            if grown is None:
+                break
+            basis = _finer(xy, grown, seed)
+            if basis is None:
+                break
+            again = _grow(xy, seed, *_reduced(*basis))
+            if again is None or again.count < grown.count:
+                break
+            grown = again
+        if grown is None or _too_fine(grown):
+            continue
+        if best is None or grown.count > best.count:
+            best = grown
+    return best
