@@ -616,10 +616,7 @@ def _region_crop(gray: npt.NDArray[np.uint8]) -> tuple[int, int, int, int] | Non
     None when that region is most of the image anyway, or too small to search.
     """
     height, width = gray.shape
-    scale = WORK_SIDE / max(height, width)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    size_work = (round(width * scale), round(height * scale))
-    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    work, scale = _working_copy(gray)
     x0, y0, x1, y1 = (v / scale for v in _board_region(line_response(work, width=7)))
     grow = REGION_GROWTH * max(x1 - x0, y1 - y0)
     left, top = max(0, int(x0 - grow)), max(0, int(y0 - grow))
@@ -807,10 +804,33 @@ def _settle_edges(
     return r, c, float(evidence[r : r + size, c : c + size].mean())
 
 
+def _working_copy(gray: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float]:
+    """The photo scaled to ``WORK_SIDE`` pixels on its longer side, and the scale."""
+    height, width = gray.shape
+    scale = WORK_SIDE / max(height, width)
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    size_work = (round(width * scale), round(height * scale))
+    return np.asarray(
+        cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8
+    ), scale
+
+
 def _image_grid(
-    points_work: FloatArray, scale: float, shape: tuple[int, int], size: int
+    points_work: FloatArray,
+    to_work: FloatArray,
+    work_shape: tuple[int, int],
+    scale: float,
+    shape: tuple[int, int],
+    size: int,
 ) -> Grid | str:
-    """The grid in the photo's pixels from intersections on the working copy, or why not."""
+    """The grid in the photo's pixels from intersections on the working copy, or why not.
+
+    Refused when its cells could not be a board's (``to_work``: lattice to working
+    copy) or when it runs off the picture.
+    """
+    aspect = cell_aspect(to_work, work_shape)
+    if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
+        return f"the grid's cells are not square in the world (aspect {aspect:.2f})"
     height, width = shape
     points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
     beyond = np.count_nonzero(
@@ -856,10 +876,7 @@ def _search_stones(gray: npt.NDArray[np.uint8], *, size: int) -> BoardDetection:
     be seen; then the lines are refined wherever they show.
     """
     height, width = gray.shape
-    scale = WORK_SIDE / max(height, width)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    size_work = (round(width * scale), round(height * scale))
-    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    work, scale = _working_copy(gray)
     centres, _ = stone_centres(work)
     lattice = fit_point_lattice(centres)
     if lattice is None or lattice.count < MIN_STONES:
@@ -905,10 +922,7 @@ def _search_stones(gray: npt.NDArray[np.uint8], *, size: int) -> BoardDetection:
     if refined is None:
         return _failure("refined grid lines are degenerate")
     points_work, _, line_share = refined
-    aspect = cell_aspect(to_window, work.shape[:2])
-    if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
-        return _failure(f"the grid's cells are not square in the world (aspect {aspect:.2f})")
-    grid = _image_grid(points_work, scale, (height, width), size)
+    grid = _image_grid(points_work, to_window, work.shape[:2], scale, (height, width), size)
     if isinstance(grid, str):
         return _failure(grid)
     mean_evidence = float(evidence[window].mean())
@@ -934,10 +948,7 @@ def _search_once(
 ) -> BoardDetection:
     """The automatic grid search on one image (see the module docstring)."""
     height, width = gray.shape
-    scale = WORK_SIDE / max(height, width)
-    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    size_work = (round(width * scale), round(height * scale))
-    work = np.asarray(cv2.resize(gray, size_work, interpolation=interpolation), dtype=np.uint8)
+    work, scale = _working_copy(gray)
     if smooth > 0:
         work = np.asarray(cv2.GaussianBlur(work, (0, 0), smooth), dtype=np.uint8)
     response = line_response(work, width=7)
@@ -1038,10 +1049,7 @@ def _search_once(
         return _failure(f"too few grid crossings (evidence {mean_evidence:.2f})")
     if line_share < MIN_LINE_SHARE:
         return _failure(f"too little of the grid's lines seen (share {line_share:.2f})")
-    aspect = cell_aspect(to_work, work.shape[:2])
-    if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
-        return _failure(f"the grid's cells are not square in the world (aspect {aspect:.2f})")
-    grid = _image_grid(points_work, scale, (height, width), size)
+    grid = _image_grid(points_work, to_work, work.shape[:2], scale, (height, width), size)
     if isinstance(grid, str):
         return _failure(grid)
     confidence = float(np.clip(min(mean_evidence / 0.6, line_share / 0.8), 0.0, 1.0))
