@@ -17,7 +17,7 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
-from vision.grid import _canonical_order, _distort, _search_once, _undistort
+from vision.grid import _canonical_order, _distort, _fit_lines, _search_once, _undistort
 
 EMPTY_19 = ["." * 19] * 19
 
@@ -124,6 +124,23 @@ def test_radial_distortion_round_trip() -> None:
     centre, radius = np.array([500.0, 400.0]), 500.0
     back = _distort(_undistort(points, centre, radius, 0.08), centre, radius, 0.08)
     np.testing.assert_allclose(back, points, atol=1e-2)
+
+
+def test_fit_lines_drops_stray_points_and_fits_each_set_alone() -> None:
+    rng = np.random.default_rng(3)
+    along = np.linspace(0.0, 400.0, 30)
+    # y = 0.5 x + 20 with a pixel of noise and two far strays (a stone's edge).
+    slanted = np.stack([along, 0.5 * along + 20.0 + rng.normal(0, 0.3, 30)], axis=-1)
+    slanted[[4, 17], 1] += 25.0
+    upright = np.stack([np.full(12, 250.0) + rng.normal(0, 0.3, 12), along[:12]], axis=-1)
+    too_few = np.array([[0.0, 0.0], [1.0, 1.0]])
+    first, second, none = _fit_lines([slanted, upright, too_few])
+    assert first is not None and second is not None and none is None
+    # Distance from the true lines, with the strays left out: well under a pixel.
+    a, b, c = first / np.hypot(first[0], first[1])
+    assert abs(a * 200.0 + b * 120.0 + c) < 0.3
+    a, b, c = second / np.hypot(second[0], second[1])
+    assert abs(a * 250.0 + b * 100.0 + c) < 0.3
 
 
 def test_canonical_order_starts_near_the_top_left_and_never_mirrors() -> None:

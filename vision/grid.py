@@ -303,57 +303,61 @@ def _refine_lines(
     # Between intersections, where the crossing line does not blur the peak.
     along = np.arange(0.0, n - 1 + 1e-9, 0.5)
     between = np.abs(along - np.round(along)) > 0.25
-    found_total, tried_total = 0, 0
+    # Every line's samples at once: rows (v = j) first, then columns (u = j).
+    index = np.arange(n, dtype=np.float64)
+    row_base = np.stack(np.broadcast_arrays(along[None, :], index[:, None]), axis=-1)
+    base = np.concatenate([row_base, row_base[..., ::-1]])  # (2N, A, 2)
+    normal = np.zeros((2 * n, 1, 1, 2))
+    normal[:n, ..., 1] = 1.0
+    normal[n:, ..., 0] = 1.0
+    pts = base[:, :, None, :] + offsets[None, None, :, None] * normal  # (2N, A, O, 2)
+    img = apply_homography(homography, pts).astype(np.float32)
+    flat_shape = (2 * n * len(along), len(offsets))
+    values = cv2.remap(
+        response,
+        np.ascontiguousarray(img[..., 0]).reshape(flat_shape),
+        np.ascontiguousarray(img[..., 1]).reshape(flat_shape),
+        interpolation=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).reshape(img.shape[:3])
+    peak = np.argmax(values, axis=2)
+    top = np.take_along_axis(values, peak[..., None], axis=2)[..., 0]
+    good = (peak > 0) & (peak < len(offsets) - 1) & (top > 0.5)
+    found_total, tried_total = int(good.sum()), good.size
+    ends_all = apply_homography(homography, base[:, [0, -1]])
     lines: dict[str, list[FloatArray]] = {"row": [], "col": []}
     support: dict[str, list[float]] = {"row": [], "col": []}
     samples: dict[str, list[FloatArray | None]] = {"row": [], "col": []}
     fallback: dict[str, list[FloatArray]] = {"row": [], "col": []}
-    for family in ("row", "col"):
-        for j in range(n):
-            if family == "row":
-                base = np.stack([along, np.full_like(along, j)], axis=-1)
-                normal = np.array([0.0, 1.0])
-            else:
-                base = np.stack([np.full_like(along, j), along], axis=-1)
-                normal = np.array([1.0, 0.0])
-            pts = base[:, None, :] + offsets[None, :, None] * normal  # (A, O, 2)
-            img = apply_homography(homography, pts).astype(np.float32)
-            values = cv2.remap(
-                response,
-                img[..., 0],
-                img[..., 1],
-                interpolation=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_CONSTANT,
-                borderValue=0.0,
-            )
-            peak = np.argmax(values, axis=1)
-            top = values[np.arange(len(along)), peak]
-            good = (peak > 0) & (peak < len(offsets) - 1) & (top > 0.5)
-            tried_total += len(along)
-            found_total += int(good.sum())
-            # At a crossing the other line makes the peak ambiguous: fit between them.
-            idx = np.nonzero(good & between)[0]
-            if len(idx) >= 4:
-                p = peak[idx]
-                a, b, c = values[idx, p - 1], values[idx, p], values[idx, p + 1]
-                denom = a - 2 * b + c
-                shift = np.where(np.abs(denom) > 1e-6, 0.5 * (a - c) / denom, 0.0)
-                frac_pos = (p + np.clip(shift, -0.5, 0.5)).astype(np.float64)
-                lo = np.floor(frac_pos).astype(np.int64)
-                hi = np.minimum(lo + 1, len(offsets) - 1)
-                t = (frac_pos - lo)[:, None]
-                points = (1 - t) * img[idx, lo] + t * img[idx, hi]
-                samples[family].append(points.astype(np.float64))
-            else:
-                samples[family].append(None)
-            fallback[family].append(apply_homography(homography, base[[0, -1]]))
+    for line_index in range(2 * n):
+        family = "row" if line_index < n else "col"
+        line_values, line_img, line_peak = values[line_index], img[line_index], peak[line_index]
+        # At a crossing the other line makes the peak ambiguous: fit between them.
+        idx = np.nonzero(good[line_index] & between)[0]
+        if len(idx) >= 4:
+            p = line_peak[idx]
+            a, b, c = line_values[idx, p - 1], line_values[idx, p], line_values[idx, p + 1]
+            denom = a - 2 * b + c
+            shift = np.where(np.abs(denom) > 1e-6, 0.5 * (a - c) / denom, 0.0)
+            frac_pos = (p + np.clip(shift, -0.5, 0.5)).astype(np.float64)
+            lo = np.floor(frac_pos).astype(np.int64)
+            hi = np.minimum(lo + 1, len(offsets) - 1)
+            t = (frac_pos - lo)[:, None]
+            points = (1 - t) * line_img[idx, lo] + t * line_img[idx, hi]
+            samples[family].append(points.astype(np.float64))
+        else:
+            samples[family].append(None)
+        fallback[family].append(ends_all[line_index])
     centre = 0.5 * np.array([response.shape[1] - 1, response.shape[0] - 1], dtype=np.float64)
     radius = 0.5 * max(response.shape)
     found_lines = [p for fam in samples.values() for p in fam if p is not None]
     k1 = _radial_distortion(found_lines, centre, radius) if distortion else 0.0
     for family in ("row", "col"):
+        seen = [p for p in samples[family] if p is not None]
+        fits = iter(_fit_lines([_undistort(p, centre, radius, k1) for p in seen]))
         for points, ends in zip(samples[family], fallback[family], strict=True):
-            line = None if points is None else _fit_line(_undistort(points, centre, radius, k1))
+            line = None if points is None else next(fits)
             if line is None or points is None:
                 ends_u = _undistort(ends, centre, radius, k1)
                 line = np.cross(np.append(ends_u[0], 1.0), np.append(ends_u[1], 1.0))
@@ -400,8 +404,7 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
         return 0.0
     # Points far from a straight fit at k1 = 0 (other lines, stones) are left out.
     kept = []
-    for points in usable:
-        line = _fit_line(points)
+    for points, line in zip(usable, _fit_lines(usable), strict=True):
         if line is None:
             continue
         distance = np.abs(points @ line[:2] + line[2])
@@ -432,25 +435,49 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
     return best_k
 
 
-def _fit_line(points: FloatArray) -> FloatArray | None:
-    """Homogeneous line through points by total least squares, dropping outliers."""
-    keep = np.ones(len(points), dtype=bool)
-    line: FloatArray | None = None
+def _fit_lines(point_sets: list[FloatArray]) -> list[FloatArray | None]:
+    """Homogeneous lines through sets of points by total least squares, dropping outliers.
+
+    Three rounds: fit to the kept points, then keep those within 2.5 robust
+    deviations (at least a pixel). A set left with fewer than three points keeps the
+    previous round's line (None in the first). All sets at once, padded, since the
+    grid refines some forty lines per search.
+    """
+    if not point_sets:
+        return []
+    count = np.array([len(p) for p in point_sets])
+    width = max(int(count.max()), 1)
+    points = np.zeros((len(point_sets), width, 2))
+    real = np.arange(width)[None, :] < count[:, None]
+    for i, p in enumerate(point_sets):
+        points[i, : len(p)] = p
+    keep = real.copy()
+    lines = np.full((len(point_sets), 3), np.nan)
+    active = np.ones(len(point_sets), dtype=bool)
     for _ in range(3):
-        if keep.sum() < 3:
-            return line
-        chosen = points[keep]
-        centre = chosen.mean(axis=0)
-        d = chosen - centre
-        sxx, syy, sxy = float(d[:, 0] @ d[:, 0]), float(d[:, 1] @ d[:, 1]), float(d[:, 0] @ d[:, 1])
+        active &= keep.sum(axis=1) >= 3
+        if not active.any():
+            break
+        weight = keep.astype(np.float64)
+        kept = weight.sum(axis=1)[:, None]
+        centre = (points * weight[..., None]).sum(axis=1) / np.maximum(kept, 1.0)
+        d = (points - centre[:, None, :]) * weight[..., None]
+        sxx = (d[..., 0] * d[..., 0]).sum(axis=1)
+        syy = (d[..., 1] * d[..., 1]).sum(axis=1)
+        sxy = (d[..., 0] * d[..., 1]).sum(axis=1)
         # The normal is the scatter's minor axis (closed form of the 2×2 eigenproblem).
         angle = 0.5 * np.arctan2(2.0 * sxy, sxx - syy) + 0.5 * np.pi
-        normal = np.array([np.cos(angle), np.sin(angle)])
-        line = np.array([normal[0], normal[1], -normal @ centre])
-        distance = np.abs(points @ normal + line[2])
-        limit = max(1.0, 2.5 * float(np.median(distance[keep])) * 1.4826)
-        keep = distance <= limit
-    return line
+        normal = np.stack([np.cos(angle), np.sin(angle)], axis=-1)
+        fitted = np.concatenate([normal, -(normal * centre).sum(axis=1, keepdims=True)], axis=1)
+        lines[active] = fitted[active]
+        distance = np.abs((points * normal[:, None, :]).sum(axis=-1) + fitted[:, 2:3])
+        ranked = np.sort(np.where(keep, distance, np.inf), axis=1)
+        k = np.maximum(keep.sum(axis=1), 1)
+        rows = np.arange(len(point_sets))
+        middle = 0.5 * (ranked[rows, (k - 1) // 2] + ranked[rows, k // 2])
+        limit = np.maximum(1.0, 2.5 * middle * 1.4826)
+        keep = np.where(active[:, None], real & (distance <= limit[:, None]), keep)
+    return [None if np.isnan(line[0]) else line for line in lines]
 
 
 def _canonical_order(intersections: FloatArray) -> FloatArray:
