@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.vision_synthetic import draw_board
@@ -17,7 +18,14 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
-from vision.grid import _canonical_order, _distort, _fit_lines, _search_once, _undistort
+from vision.grid import (
+    _canonical_order,
+    _distort,
+    _fit_lines,
+    _search_once,
+    _stones_beyond,
+    _undistort,
+)
 
 EMPTY_19 = ["." * 19] * 19
 
@@ -141,6 +149,29 @@ def test_fit_lines_drops_stray_points_and_fits_each_set_alone() -> None:
     assert abs(a * 200.0 + b * 120.0 + c) < 0.3
     a, b, c = second / np.hypot(second[0], second[1])
     assert abs(a * 250.0 + b * 100.0 + c) < 0.3
+
+
+def _stones_image(points: list[tuple[int, int]]) -> npt.NDArray[np.uint8]:
+    """Dark and bright discs on wood at lattice points (u, v), 20 px apart from (60, 60)."""
+    image = np.full((560, 560), 150, np.uint8)
+    for k, (u, v) in enumerate(points):
+        centre = (60 + 20 * u, 60 + 20 * v)
+        cv2.circle(image, centre, 8, 25 if k % 2 else 235, -1, lineType=cv2.LINE_AA)
+    return image
+
+
+def test_a_window_short_of_a_row_of_edge_stones_moves_to_take_them_in() -> None:
+    # A 9x9 window on lattice u = 1..9, v = 0..8: five stones stand on u = 0, just
+    # outside its left side, and none on its right line, u = 9.
+    edge = [(0, v) for v in (1, 3, 4, 6, 7)]
+    inner = [(u, v) for u, v in ((2, 2), (3, 5), (5, 1), (6, 6), (8, 3), (4, 8))]
+    to_window = np.array([[20.0, 0.0, 80.0], [0.0, 20.0, 60.0], [0.0, 0.0, 1.0]])
+    assert _stones_beyond(_stones_image(edge + inner), to_window, 9) == (-1, 0)
+    # A stone on the line the move would give up: the window stays.
+    held = _stones_image([*edge, *inner, (9, 4)])
+    assert _stones_beyond(held, to_window, 9) == (0, 0)
+    # No stones beyond the window: nothing to move for.
+    assert _stones_beyond(_stones_image(inner), to_window, 9) == (0, 0)
 
 
 def test_canonical_order_starts_near_the_top_left_and_never_mirrors() -> None:

@@ -831,6 +831,44 @@ def _settle_edges(
     return r, c, float(evidence[r : r + size, c : c + size].mean())
 
 
+#: Stones on the lattice line just beyond one side of the window that move the
+#: window a line that way (dev photos: windows a line short of a crowded board's
+#: edge left 3 to 6 there; right windows never more than 1).
+STONES_BEYOND = 3
+
+
+def _stones_beyond(
+    work: npt.NDArray[np.uint8], to_window: FloatArray, size: int
+) -> tuple[int, int]:
+    """``(dc, dr)``: a line's move of the window toward a row of stones left outside it.
+
+    Crowded boards hide their lines; the window of most crossings may then stop a
+    line short of one edge (and take in a line of table beyond the other). The
+    stones on the true edge line, a row of them on the lattice just outside, tell:
+    the window moves a line toward them when the line it gives up holds no stone.
+    """
+    centres, _ = stone_centres(work)
+    if len(centres) == 0:
+        return 0, 0
+    uv = apply_homography(np.asarray(np.linalg.inv(to_window), dtype=np.float64), centres)
+    on = np.all(np.abs(uv - np.round(uv)) < MAX_STONE_RESIDUAL + 0.1, axis=1)
+    u, v = np.round(uv[on]).astype(np.int64).T
+    moves = []
+    for along, across in ((u, v), (v, u)):
+        inside = (across >= 0) & (across <= size - 1)
+        before = int(np.count_nonzero((along == -1) & inside))
+        after = int(np.count_nonzero((along == size) & inside))
+        first = int(np.count_nonzero((along == 0) & inside))
+        last = int(np.count_nonzero((along == size - 1) & inside))
+        if before >= STONES_BEYOND and before >= 3 * after and last == 0:
+            moves.append(-1)
+        elif after >= STONES_BEYOND and after >= 3 * before and first == 0:
+            moves.append(1)
+        else:
+            moves.append(0)
+    return moves[0], moves[1]
+
+
 def _working_copy(gray: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float]:
     """The photo scaled to ``WORK_SIDE`` pixels on its longer side, and the scale."""
     height, width = gray.shape
@@ -1067,6 +1105,11 @@ def _search_once(
         r0, c0 = new_r0, new_c0
     if mean_evidence < SURE_EVIDENCE:
         r0, c0, mean_evidence = _settle_edges(dilated, to_work, us, vs, size, (r0, c0), evidence)
+        shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
+        dc, dr = _stones_beyond(work, to_work @ shift, size)
+        if 0 <= r0 + dr <= len(vs) - size and 0 <= c0 + dc <= len(us) - size:
+            r0, c0 = r0 + dr, c0 + dc
+            mean_evidence = float(evidence[r0 : r0 + size, c0 : c0 + size].mean())
     shift = np.array([[1.0, 0, us[0] + c0], [0, 1.0, vs[0] + r0], [0, 0, 1.0]])
     refined = _refine_lines(scaled, to_work @ shift, size)
     if refined is None:
