@@ -835,6 +835,9 @@ def _settle_edges(
 #: window a line that way (dev photos: windows a line short of a crowded board's
 #: edge left 3 to 6 there; right windows never more than 1).
 STONES_BEYOND = 3
+#: How far (cells, per axis) a stone's blob may lie from its lattice point to count
+#: there: the stones' own residual bound, and a little for parallax at the edges.
+STONE_OFFSET = 0.25
 
 
 def _stones_beyond(
@@ -851,7 +854,7 @@ def _stones_beyond(
     if len(centres) == 0:
         return 0, 0
     uv = apply_homography(np.asarray(np.linalg.inv(to_window), dtype=np.float64), centres)
-    on = np.all(np.abs(uv - np.round(uv)) < MAX_STONE_RESIDUAL + 0.1, axis=1)
+    on = np.all(np.abs(uv - np.round(uv)) < STONE_OFFSET, axis=1)
     u, v = np.round(uv[on]).astype(np.int64).T
     moves = []
     for along, across in ((u, v), (v, u)):
