@@ -13,9 +13,10 @@ Pixel coordinates are OpenCV's ``(x, y)`` (x right, y down); board points are
 form (N strings, ``'.'``, ``'X'`` black, ``'O'`` white).
 """
 
+from vision.detect import detect_board
 from vision.errors import ImageReadError, VisionError
 from vision.features import BoardSampler
-from vision.grid import SIZES, BoardDetection, Grid, detect_board, grid_from_corners
+from vision.grid import SIZES, BoardDetection, Grid, grid_from_corners
 from vision.image_io import read_image
 from vision.stones import StoneReading, read_stones
 

@@ -50,7 +50,15 @@ from vision.geometry import (
 from vision.lattice import fit_point_lattice, stone_centres
 from vision.lines import Segments, find_segments, line_response, split_families
 
-__all__ = ["SIZES", "WORK_SIDE", "BoardDetection", "Grid", "detect_board", "grid_from_corners"]
+__all__ = [
+    "SIZES",
+    "SURE_EVIDENCE",
+    "WORK_SIDE",
+    "BoardDetection",
+    "Grid",
+    "find_grid",
+    "grid_from_corners",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -535,14 +543,17 @@ def grid_from_corners(corners: npt.ArrayLike, *, size: int, image_shape: tuple[i
     return Grid(size=size, homography=homography, intersections=points, image_shape=image_shape)
 
 
-def detect_board(
+def find_grid(
     image: npt.NDArray[np.uint8],
     *,
     size: int = 19,
     corners: npt.ArrayLike | None = None,
     rng: np.random.Generator | None = None,
 ) -> BoardDetection:
-    """Find a board's grid in a photo, with no clicks.
+    """Find a board's grid in a photo, with no clicks, from its lines (or its stones' lattice).
+
+    :func:`vision.detect_board` is this and then, for an unsure placement, the
+    grid centred on its stones (:mod:`vision.centring`).
 
     Parameters
     ----------

@@ -1,0 +1,93 @@
+"""Centring an unsure grid on its stones (crowded boards whose lines are hidden)."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from datasets.synth import SynthPhoto, render_photo
+from datasets.synth.positions import edge_case
+from vision import Grid, detect_board, grid_from_corners, read_stones
+from vision.centring import OFFSETS, _field, _moved, centre_on_stones, fit_offset_field
+from vision.grid import find_grid
+
+FloatArray = npt.NDArray[np.float64]
+
+
+@functools.cache
+def crowded_photo(seed: int) -> SynthPhoto:
+    """A rendered photo of a nearly full 19×19 board (medium difficulty)."""
+    position = edge_case("nearly_full", 19, rng=np.random.default_rng(seed))
+    return render_photo(seed=seed, difficulty="medium", position=position)
+
+
+def true_grid(photo: SynthPhoto) -> Grid:
+    assert photo.corners is not None
+    return grid_from_corners(photo.corners, size=19, image_shape=photo.image.shape[:2])
+
+
+def cells_off(grid: Grid, truth: Grid, *, corners: bool = False) -> float:
+    """Largest distance, in cells, of a grid's intersections (or corners) from the truth's."""
+    cell = float(np.linalg.norm(truth.intersections[0, 1] - truth.intersections[0, 0]))
+    if corners:
+        return float(np.linalg.norm(grid.corners - truth.corners, axis=-1).max() / cell)
+    return float(np.linalg.norm(grid.intersections - truth.intersections, axis=-1).max() / cell)
+
+
+def test_the_offset_field_is_found_where_the_certainty_peaks() -> None:
+    # Every point's certainty peaks at its own offset: a shift of 0.3 cells and a
+    # small stretch along u, a shift of -0.2 along v.
+    n = 19
+    du, dv = _field(np.array([0.3, 0.1, 0.0, -0.2, 0.0, 0.0]), n)
+    a, b = OFFSETS[:, None, None, None], OFFSETS[None, :, None, None]
+    maps = -((a - du) ** 2 + (b - dv) ** 2)
+    params, best = fit_offset_field(maps)
+    # Read between samples an eighth of a cell apart: to within half of that.
+    np.testing.assert_allclose(params, [0.3, 0.1, 0.0, -0.2, 0.0, 0.0], atol=1 / 16)
+    assert best > float(maps[4, 4].mean())
+
+
+def test_a_grid_half_a_cell_off_a_crowded_board_is_moved_onto_its_stones() -> None:
+    photo = crowded_photo(12)
+    truth = true_grid(photo)
+    off = _moved(truth, np.array([0.45, 0.0, 0.0, -0.4, 0.0, 0.0]))
+    assert cells_off(off, truth) > 0.55
+
+    centred, gain = centre_on_stones(photo.image, off)
+
+    assert gain > 0.02
+    assert cells_off(centred, truth) < 0.2
+    assert read_stones(photo.image, centred).board == photo.board
+
+
+def test_a_grid_on_its_stones_stays_where_it_is() -> None:
+    photo = crowded_photo(12)
+    truth = true_grid(photo)
+    centred, gain = centre_on_stones(photo.image, truth)
+    assert gain == 0.0
+    assert centred is truth
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        12,  # half a cell off both ways: centring alone puts it right
+        14,  # centring lands a line short: the line of stones beyond settles it
+    ],
+)
+def test_a_crowded_board_the_lines_misplace_is_read_right(seed: int) -> None:
+    # The dark seams between touching stones are a lattice half a cell off the
+    # grid: the line search lands there, and the stones read as anything but sure.
+    photo = crowded_photo(seed)
+    truth = true_grid(photo)
+    by_lines = find_grid(photo.image, size=19)
+    assert by_lines.grid is not None and cells_off(by_lines.grid, truth) > 0.5
+
+    found = detect_board(photo.image, size=19)
+
+    assert found.grid is not None and found.details["centred"] > 0.0
+    assert cells_off(found.grid, truth, corners=True) < 0.5  # as kifu bench counts it
+    assert read_stones(photo.image, found.grid).board == photo.board

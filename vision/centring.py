@@ -1,0 +1,238 @@
+"""Centring an unsure grid on its stones: the offset at which the stones read surest.
+
+On a crowded board the lines hide under the stones, and what the line search
+sees instead are the dark seams where touching stones meet. Those run half a
+cell off the grid, a lattice of their own, so a grid placed on a crowded board
+can sit up to half a cell off its intersections; the stones then read as
+anything but sure, and often as empty.
+
+Stones sit on intersections. The stone model (:mod:`vision.learned`) is surest of
+its reading on patches centred on them, and least sure at quarter cells off.
+Straighten the board once, shift it by every eighth of a cell up to half a cell
+each way, and read every point at every shift; then fit the offset, a smooth
+(affine) field over the board so that it can also correct the grid's scale and
+tilt, at which the whole board reads surest. The grid moves by that field only
+when it makes the board clearly surer (``SURER``).
+
+A grid half a cell off is as near the windows either side of it; the stones read
+as sure in both, one line over. The stones settle it: of the two, the board is
+the window that takes in a line of stones rather than a line of bare margin
+(``LINE_STONES``).
+
+Applied only to placements the lines leave unsure: where crossings are plainly
+seen, they fix the intersections better than stones, which sit a little off
+them on a real board.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.features import BoardSampler, stone_features
+from vision.geometry import apply_homography, fit_homography
+from vision.grid import Grid
+from vision.learned import load_model, patch_inputs
+from vision.stones import read_stones
+
+__all__ = [
+    "LINE_STONES",
+    "OFFSETS",
+    "SURER",
+    "centre_on_stones",
+    "certainty_maps",
+    "fit_offset_field",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Offsets (cells, per axis) at which the straightened board is read: eighths of a
+#: cell up to half a cell each way (the surest reading falls off within a quarter).
+OFFSETS = np.arange(-4, 5, dtype=np.float64) / 8.0
+#: Gain in the mean log-probability of the model's readings (per point) that moves
+#: the grid. Dev photos: grids half a cell off gained 0.03 to 0.1; the real photos'
+#: unsure grids, placed right, gain nothing at any offset.
+SURER = 0.02
+#: Log-probability given to a point whose offset leaves the range read.
+OUTSIDE = -5.0
+#: Steps (cells) of the offset field's coordinate ascent, coarse to fine.
+ASCENT_STEPS = (0.125, 0.0625, 0.03125)
+#: Sure stones on the line beyond the window that move it a line that way, if the
+#: line it gives up holds a third as many at most (a crowded board's edge line
+#: against the bare margin beyond it: 15 to 19 against 0 on dev photos).
+LINE_STONES = 3
+#: Reader's confidence for a stone to count on those lines.
+SURE_STONE = 0.9
+
+
+def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
+    """The model's log-probability of its reading of every point at every offset.
+
+    Returns
+    -------
+    ndarray of shape (K, K, N, N), float64
+        ``[a, b, row, col]``: point ``(row, col)`` read with the grid moved by
+        ``OFFSETS[a]`` cells along its columns' axis (u) and ``OFFSETS[b]`` along
+        its rows' (v).
+    """
+    n = grid.size
+    sampler = BoardSampler.for_grid(grid)
+    warped = sampler.warp(image)
+    cell = sampler.cell
+    model = load_model()
+    k = len(OFFSETS)
+    maps = np.empty((k, k, n, n), dtype=np.float64)
+    shape = (warped.shape[1], warped.shape[0])
+    for a, du in enumerate(OFFSETS):
+        for b, dv in enumerate(OFFSETS):
+            # Sample the straightened board at (x + du, y + dv) cells: lattice point
+            # (u, v) of the moved grid is (u + du, v + dv) of this one.
+            move = np.array([[1.0, 0.0, du * cell], [0.0, 1.0, dv * cell]], dtype=np.float32)
+            moved = np.asarray(
+                cv2.warpAffine(
+                    warped,
+                    move,
+                    shape,
+                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                    borderMode=cv2.BORDER_REPLICATE,
+                ),
+                dtype=np.uint8,
+            )
+            features = stone_features(moved, n)
+            probabilities = model.probabilities(patch_inputs(moved, features))
+            maps[a, b] = np.log(probabilities.max(axis=1) + 1e-6).reshape(n, n)
+    return maps
+
+
+def _field(params: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:
+    """The offset ``(du, dv)`` at every point of an affine field ``params`` (6 numbers).
+
+    ``du = p0 + p1 x + p2 y`` and ``dv = p3 + p4 x + p5 y``, with ``x, y`` the
+    point's column and row scaled to -1..1 across the board.
+    """
+    rows, cols = np.indices((n, n), dtype=np.float64)
+    half = (n - 1) / 2.0
+    x, y = (cols - half) / half, (rows - half) / half
+    return params[0] + params[1] * x + params[2] * y, params[3] + params[4] * x + params[5] * y
+
+
+def _mean_certainty(maps: FloatArray, du: FloatArray, dv: FloatArray) -> float:
+    """Mean over the points of ``maps`` read at each point's offset (bilinear)."""
+    k, n = maps.shape[0], maps.shape[2]
+    step = OFFSETS[1] - OFFSETS[0]
+    x = np.clip((du - OFFSETS[0]) / step, 0.0, k - 1 - 1e-9)
+    y = np.clip((dv - OFFSETS[0]) / step, 0.0, k - 1 - 1e-9)
+    x0, y0 = np.floor(x).astype(np.intp), np.floor(y).astype(np.intp)
+    fx, fy = x - x0, y - y0
+    rows, cols = np.indices((n, n))
+    value = (
+        maps[x0, y0, rows, cols] * (1 - fx) * (1 - fy)
+        + maps[x0 + 1, y0, rows, cols] * fx * (1 - fy)
+        + maps[x0, y0 + 1, rows, cols] * (1 - fx) * fy
+        + maps[x0 + 1, y0 + 1, rows, cols] * fx * fy
+    )
+    limit = float(OFFSETS[-1])
+    outside = (np.abs(du) > limit) | (np.abs(dv) > limit)
+    return float(np.where(outside, OUTSIDE, value).mean())
+
+
+def fit_offset_field(maps: FloatArray) -> tuple[FloatArray, float]:
+    """The affine offset field at which the board reads surest, and that mean certainty.
+
+    Starts from the best single offset for the whole board and climbs, one
+    coefficient at a time, in steps from an eighth to a thirty-second of a cell.
+    """
+    n = maps.shape[2]
+    whole = maps.mean(axis=(2, 3))
+    a, b = np.unravel_index(int(np.argmax(whole)), whole.shape)
+    params = np.array([OFFSETS[a], 0.0, 0.0, OFFSETS[b], 0.0, 0.0])
+    best = _mean_certainty(maps, *_field(params, n))
+    for step in ASCENT_STEPS:
+        moved = True
+        while moved:
+            moved = False
+            for index in range(6):
+                for sign in (1.0, -1.0):
+                    trial = params.copy()
+                    trial[index] += sign * step
+                    value = _mean_certainty(maps, *_field(trial, n))
+                    if value > best + 1e-9:
+                        best, params, moved = value, trial, True
+    return params, best
+
+
+def _moved(grid: Grid, params: FloatArray) -> Grid:
+    """The grid with every intersection moved by the offset field ``params``.
+
+    Refined intersections keep their departure from the homography (lens
+    distortion); the homography is refitted through the moved lattice points.
+    """
+    n = grid.size
+    uv = np.stack(np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1)
+    du, dv = _field(params, n)
+    target = apply_homography(grid.homography, uv + np.stack([du, dv], axis=-1))
+    bend = grid.intersections - apply_homography(grid.homography, uv)
+    homography = fit_homography(uv.reshape(-1, 2), target.reshape(-1, 2))
+    if homography is None:  # pragma: no cover - an affine move of a valid grid
+        return grid
+    return Grid(
+        size=n,
+        homography=homography,
+        intersections=target + bend,
+        image_shape=grid.image_shape,
+    )
+
+
+def centre_on_stones(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, float]:
+    """The grid moved to where its stones read surest, and the certainty it gained.
+
+    Returns the grid unchanged (gain 0) unless some offset field makes the board
+    read surer by more than ``SURER`` per point.
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3), uint8
+        The BGR photo the grid was found in.
+    grid : Grid
+    """
+    maps = certainty_maps(image, grid)
+    middle = len(OFFSETS) // 2
+    now = float(maps[middle, middle].mean())
+    params, best = fit_offset_field(maps)
+    gain = best - now
+    if gain <= SURER:
+        return grid, 0.0
+    return _settle_window(image, grid, params), gain
+
+
+def _sure_stones(image: npt.NDArray[np.uint8], grid: Grid) -> npt.NDArray[np.bool_]:
+    """(N, N): where the reader sees a stone with confidence ``SURE_STONE`` or more."""
+    reading = read_stones(image, grid)
+    stones = np.array([list(row) for row in reading.board]) != "."
+    return np.asarray(stones & (reading.confidence >= SURE_STONE), dtype=np.bool_)
+
+
+def _settle_window(image: npt.NDArray[np.uint8], grid: Grid, params: FloatArray) -> Grid:
+    """The grid moved by ``params``, or a line over where the stones say so.
+
+    Along each axis, the other window is the one across the offset's half cell
+    (a line back toward where the grid was): it takes in one line beyond the
+    board's window and gives up the last line on the other side.
+    """
+    chosen = _moved(grid, params)
+    stones = _sure_stones(image, chosen)
+    for index, axis in ((0, 1), (3, 0)):
+        back = 1.0 if params[index] >= 0 else -1.0
+        trial = params.copy()
+        trial[index] -= back
+        other = _moved(grid, trial)
+        other_stones = _sure_stones(image, other)
+        # Moved back a line, the other's first line is new and the chosen's last
+        # is given up (or, moved forward, its last and the chosen's first).
+        first, last = (0, -1) if back > 0 else (-1, 0)
+        taken = int(np.take(other_stones, first, axis=axis).sum())
+        given = int(np.take(stones, last, axis=axis).sum())
+        if taken >= LINE_STONES and given * 3 <= taken:
+            params, chosen, stones = trial, other, other_stones
+    return chosen
