@@ -41,6 +41,7 @@ __all__ = [
     "OFFSETS",
     "SURER",
     "centre_on_stones",
+    "certainty",
     "certainty_maps",
     "fit_offset_field",
 ]
@@ -66,6 +67,20 @@ LINE_STONES = 3
 SURE_STONE = 0.9
 
 
+def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
+    """(N, N): the log-probability of the model's reading of each point of a straightened board."""
+    features = stone_features(warped, size)
+    probabilities = load_model().probabilities(patch_inputs(warped, features))
+    return np.asarray(np.log(probabilities.max(axis=1) + 1e-6), dtype=np.float64).reshape(
+        size, size
+    )
+
+
+def certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
+    """Mean log-probability of the model's reading of every point on ``grid``."""
+    return float(_log_certainty(BoardSampler.for_grid(grid).warp(image), grid.size).mean())
+
+
 def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     """The model's log-probability of its reading of every point at every offset.
 
@@ -80,7 +95,6 @@ def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     sampler = BoardSampler.for_grid(grid)
     warped = sampler.warp(image)
     cell = sampler.cell
-    model = load_model()
     k = len(OFFSETS)
     maps = np.empty((k, k, n, n), dtype=np.float64)
     shape = (warped.shape[1], warped.shape[0])
@@ -99,9 +113,7 @@ def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
                 ),
                 dtype=np.uint8,
             )
-            features = stone_features(moved, n)
-            probabilities = model.probabilities(patch_inputs(moved, features))
-            maps[a, b] = np.log(probabilities.max(axis=1) + 1e-6).reshape(n, n)
+            maps[a, b] = _log_certainty(moved, n)
     return maps
 
 
@@ -188,8 +200,11 @@ def _moved(grid: Grid, params: FloatArray) -> Grid:
 def centre_on_stones(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, float]:
     """The grid moved to where its stones read surest, and the certainty it gained.
 
-    Returns the grid unchanged (gain 0) unless some offset field makes the board
-    read surer by more than ``SURER`` per point.
+    The line search's bends (its lens-distortion fit) are dropped first where the
+    plain homography reads surer: on a crowded board they are fitted to the seams
+    between stones (up to two cells on dev photos). Then the grid moves by the
+    offset field that makes the board read surer by more than ``SURER`` per point,
+    if one does. Returns the grid unchanged with gain 0 when neither helps.
 
     Parameters
     ----------
@@ -197,14 +212,16 @@ def centre_on_stones(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, fl
         The BGR photo the grid was found in.
     grid : Grid
     """
-    maps = certainty_maps(image, grid)
-    middle = len(OFFSETS) // 2
-    now = float(maps[middle, middle].mean())
-    params, best = fit_offset_field(maps)
-    gain = best - now
-    if gain <= SURER:
-        return grid, 0.0
-    return _settle_window(image, grid, params), gain
+    now = certainty(image, grid)
+    plain = _moved(grid, np.zeros(6))
+    plain_now = certainty(image, plain)
+    start, start_now = (plain, plain_now) if plain_now > now else (grid, now)
+    params, best = fit_offset_field(certainty_maps(image, start))
+    if best - start_now > SURER:
+        return _settle_window(image, start, params), best - now
+    if start is plain:
+        return plain, plain_now - now
+    return grid, 0.0
 
 
 def _sure_stones(image: npt.NDArray[np.uint8], grid: Grid) -> npt.NDArray[np.bool_]:
