@@ -17,7 +17,7 @@ when it makes the board clearly surer (``SURER``).
 A grid half a cell off is as near the windows either side of it; the stones read
 as sure in both, one line over. The stones settle it: of the two, the board is
 the window that takes in a line of stones rather than a line of bare margin
-(``LINE_STONES``).
+(``LINE_SHARE``).
 
 Applied only to placements the lines leave unsure: where crossings are plainly
 seen, they fix the intersections better than stones, which sit a little off
@@ -37,7 +37,7 @@ from vision.learned import load_model, patch_inputs
 from vision.stones import read_stones
 
 __all__ = [
-    "LINE_STONES",
+    "LINE_SHARE",
     "OFFSETS",
     "SURER",
     "centre_on_stones",
@@ -52,17 +52,21 @@ FloatArray = npt.NDArray[np.float64]
 #: cell up to half a cell each way (the surest reading falls off within a quarter).
 OFFSETS = np.arange(-4, 5, dtype=np.float64) / 8.0
 #: Gain in the mean log-probability of the model's readings (per point) that moves
-#: the grid. Dev photos: grids half a cell off gained 0.03 to 0.1; the real photos'
-#: unsure grids, placed right, gain nothing at any offset.
-SURER = 0.02
+#: the grid. Dev photos (seed 777): unsure grids placed right gained 0.0055 at most
+#: (but one, read better a quarter cell over), grids half a cell off 0.02 to 0.1;
+#: the real photos' two unsure grids gain 0 and 0.016 (an eighth of a cell, read
+#: the same).
+SURER = 0.01
 #: Log-probability given to a point whose offset leaves the range read.
 OUTSIDE = -5.0
 #: Steps (cells) of the offset field's coordinate ascent, coarse to fine.
 ASCENT_STEPS = (0.125, 0.0625, 0.03125)
-#: Sure stones on the line beyond the window that move it a line that way, if the
-#: line it gives up holds a third as many at most (a crowded board's edge line
-#: against the bare margin beyond it: 15 to 19 against 0 on dev photos).
-LINE_STONES = 3
+#: Share of the line beyond the window that must hold sure stones to move the
+#: window a line that way, if the line it gives up holds a third as many at most:
+#: a crowded board's edge line against the bare margin beyond it (15 to 19 of 19
+#: against 0 on dev photos). A real photo's table beyond a board placed right read
+#: as 4 sure stones (gomrade/1/11).
+LINE_SHARE = 0.5
 #: Reader's confidence for a stone to count on those lines.
 SURE_STONE = 0.9
 
@@ -251,6 +255,6 @@ def _settle_window(image: npt.NDArray[np.uint8], grid: Grid, params: FloatArray)
         first, last = (0, -1) if back > 0 else (-1, 0)
         taken = int(np.take(other_stones, first, axis=axis).sum())
         given = int(np.take(stones, last, axis=axis).sum())
-        if taken >= LINE_STONES and given * 3 <= taken:
+        if taken >= LINE_SHARE * grid.size and given * 3 <= taken:
             params, chosen, stones = trial, other, other_stones
     return chosen
