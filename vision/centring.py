@@ -238,9 +238,10 @@ def _sure_stones(image: npt.NDArray[np.uint8], grid: Grid) -> npt.NDArray[np.boo
 def _settle_window(image: npt.NDArray[np.uint8], grid: Grid, params: FloatArray) -> Grid:
     """The grid moved by ``params``, or a line over where the stones say so.
 
-    Along each axis, the other window is the one across the offset's half cell
-    (a line back toward where the grid was): it takes in one line beyond the
-    board's window and gives up the last line on the other side.
+    Along each axis, the other window is a line back against the offset (for a
+    move of half a cell, the window on the other side of where the grid was): it
+    takes in one line beyond the chosen window and gives up the last line on the
+    other side.
     """
     chosen = _moved(grid, params)
     stones = _sure_stones(image, chosen)

@@ -552,32 +552,9 @@ def find_grid(
 ) -> BoardDetection:
     """Find a board's grid in a photo, with no clicks, from its lines (or its stones' lattice).
 
-    :func:`vision.detect_board` is this and then, for an unsure placement, the
-    grid centred on its stones (:mod:`vision.centring`).
-
-    Parameters
-    ----------
-    image : ndarray of shape (H, W, 3) or (H, W), uint8
-        BGR (or grey) photo.
-    size : int
-        Board size N, one of ``SIZES``.
-    corners : array-like of shape (4, 2), optional
-        Image ``(x, y)`` of the corner intersections board[0][0], board[0][N-1],
-        board[N-1][N-1], board[N-1][0], when known; skips the search.
-    rng : numpy.random.Generator, optional
-        Randomness for RANSAC; a fixed seed by default, so results repeat.
-
-    Returns
-    -------
-    BoardDetection
-        Truthy with ``.grid``, ``.corners``, ``.intersections`` and ``.confidence``;
-        falsy with ``.reason`` (``"no board found: ..."``) when no grid fits.
-
-    Raises
-    ------
-    VisionError
-        If the image is not a uint8 array of a supported shape, or ``size`` is not
-        supported.
+    Takes and returns what :func:`vision.detect_board` does (see there), which is
+    this and then, for an unsure placement, the grid centred on its stones
+    (:mod:`vision.centring`).
     """
     if size not in SIZES:
         raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
