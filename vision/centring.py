@@ -44,6 +44,7 @@ __all__ = [
     "certainty",
     "certainty_maps",
     "fit_offset_field",
+    "half_cell_contrast",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -67,6 +68,9 @@ ASCENT_STEPS = (0.125, 0.0625, 0.03125)
 #: against 0 on dev photos). A real photo's table beyond a board placed right read
 #: as 4 sure stones (gomrade/1/11).
 LINE_SHARE = 0.5
+#: Move (cells, along an axis) from which the window a line back is weighed: about
+#: half a cell, between two windows. A grid moved less was near its window already.
+HALF_MOVE = 0.25
 #: Reader's confidence for a stone to count on those lines.
 SURE_STONE = 0.9
 
@@ -83,6 +87,21 @@ def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
 def certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     """Mean log-probability of the model's reading of every point on ``grid``."""
     return float(_log_certainty(BoardSampler.for_grid(grid).warp(image), grid.size).mean())
+
+
+def half_cell_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
+    """How much surer the board reads on ``grid`` than half a cell off it (the least of three).
+
+    Stones read surest centred on their points, so a board's reading falls off half
+    a cell along either axis or both; a table, a book or a floor reads about as
+    sure anywhere.
+    """
+    on = certainty(image, grid)
+    off = max(
+        certainty(image, _moved(grid, np.array([du, 0.0, 0.0, dv, 0.0, 0.0])))
+        for du, dv in ((0.5, 0.0), (0.0, 0.5), (0.5, 0.5))
+    )
+    return on - off
 
 
 def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
@@ -246,6 +265,8 @@ def _settle_window(image: npt.NDArray[np.uint8], grid: Grid, params: FloatArray)
     chosen = _moved(grid, params)
     stones = _sure_stones(image, chosen)
     for index, axis in ((0, 1), (3, 0)):
+        if abs(params[index]) < HALF_MOVE:
+            continue
         back = 1.0 if params[index] >= 0 else -1.0
         trial = params.copy()
         trial[index] -= back

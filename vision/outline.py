@@ -1,0 +1,186 @@
+"""Finding a board by its outline, when its lines are blurred away or hidden.
+
+A board is a large convex patch of one colour (wood, a print) against the table,
+seen as a quadrilateral in any perspective. Its lines may be too faint or too
+blurred for the line search (:mod:`vision.grid`): a small board in a dim room, a
+camera out of focus, a crowded board whose lines are hidden. Its outline still
+shows, and its stones still sit on the lattice inside it.
+
+1. Each channel of the photo in Lab (lightness, green-red, blue-yellow) is split
+   in two by Otsu's threshold. Each side is closed and opened, to fill in lines
+   and stones and drop specks, and each of its regions large enough to be a
+   board and nearly filling its convex hull is simplified to four corners.
+2. A board's outer lines lie about ``MARGIN`` cells inside its edge: that places
+   a first grid in each outline, which the stones then move to where they read
+   surest (:func:`vision.centring.centre_on_stones`), correcting the margin,
+   stones' height, and the outline's rounded corners by up to half a cell.
+3. The grid is kept only where the board reads as a board: its stones sure
+   (``MIN_CERTAINTY``) and clearly surer on the grid than half a cell off it
+   (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
+
+Only a fallback: where the lines are seen, they place a grid better.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.centring import centre_on_stones, certainty, half_cell_contrast
+from vision.geometry import apply_homography, cell_aspect
+from vision.grid import MAX_ASPECT, BoardDetection, Grid, _failure, grid_from_corners
+
+__all__ = [
+    "MARGIN",
+    "MIN_CERTAINTY",
+    "MIN_CONTRAST",
+    "board_outlines",
+    "find_by_outline",
+    "grid_in_outline",
+]
+
+FloatArray = npt.NDArray[np.float64]
+
+#: Longer side, in pixels, of the copy the outlines are sought on.
+OUTLINE_SIDE = 480
+#: Share of the image a board's outline covers, at least and at most.
+MIN_AREA, MAX_AREA = 0.01, 0.9
+#: Share of its convex hull a board's region fills (stones and lines filled in).
+MIN_SOLIDITY = 0.8
+#: Margin between a board's edge and its outer lines, in cells (typical boards
+#: and the renderer: 0.5 to 1.2).
+MARGIN = 0.85
+#: Smallest cell, in pixels, that the stones can be read on.
+MIN_CELL = 3.0
+#: Mean log-probability of the stone model's reading, at least. Dev photos (hard
+#: synthetic, seeds 777 and 555): boards found by their outline -0.035 or more;
+#: outlines in no-board photos -0.074 or less.
+MIN_CERTAINTY = -0.05
+#: How much surer the board must read on the grid than half a cell off, at least.
+#: Dev photos: boards 0.044 or more (but two with under 20 stones); outlines in
+#: no-board photos 0.026 at most.
+MIN_CONTRAST = 0.04
+
+
+def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
+    """Quadrilaterals that could be a board's outline, largest first.
+
+    Parameters
+    ----------
+    image : ndarray of shape (H, W, 3), uint8
+        BGR photo.
+
+    Returns
+    -------
+    list of ndarray of shape (4, 2)
+        Image ``(x, y)`` corners, clockwise on screen from the one nearest the
+        image's top-left.
+    """
+    height, width = image.shape[:2]
+    scale = OUTLINE_SIDE / max(height, width)
+    small = cv2.resize(
+        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
+    )
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2LAB)
+    area = float(small.shape[0] * small.shape[1])
+    reach = max(3, round(OUTLINE_SIDE / 60)) | 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    found: list[tuple[float, FloatArray]] = []
+    for channel in cv2.split(lab):
+        threshold, _ = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        for side in (channel > threshold, channel <= threshold):
+            mask = np.asarray(
+                cv2.morphologyEx(
+                    cv2.morphologyEx(side.astype(np.uint8) * 255, cv2.MORPH_CLOSE, kernel),
+                    cv2.MORPH_OPEN,
+                    kernel,
+                ),
+                dtype=np.uint8,
+            )
+            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            for contour in contours:
+                region = cv2.contourArea(contour)
+                if not MIN_AREA * area <= region <= MAX_AREA * area:
+                    continue
+                hull = cv2.convexHull(contour)
+                if region < MIN_SOLIDITY * cv2.contourArea(hull):
+                    continue
+                quad = _four_corners(np.asarray(hull, dtype=np.int32))
+                if quad is not None:
+                    found.append((region, _clockwise(quad / scale)))
+    found.sort(key=lambda item: -item[0])
+    outlines: list[FloatArray] = []
+    for _, quad in found:
+        reach_px = 0.02 * float(np.linalg.norm(quad[0] - quad[2]))
+        if all(np.abs(quad - kept).max() > reach_px for kept in outlines):
+            outlines.append(quad)
+    return outlines
+
+
+def _four_corners(hull: npt.NDArray[np.int32]) -> FloatArray | None:
+    """The hull simplified to four corners, or None if it will not simplify to four."""
+    perimeter = cv2.arcLength(hull, True)
+    for tolerance in (0.01, 0.02, 0.03, 0.05, 0.08):
+        polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True)
+        if len(polygon) == 4:
+            return np.asarray(polygon.reshape(4, 2), dtype=np.float64)
+        if len(polygon) < 4:
+            return None
+    return None
+
+
+def _clockwise(quad: FloatArray) -> FloatArray:
+    """Corners clockwise on screen (y down), from the one nearest the image's top-left."""
+    centre = quad.mean(axis=0)
+    ordered = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
+
+
+def grid_in_outline(
+    outline: FloatArray, *, size: int, image_shape: tuple[int, int], margin: float = MARGIN
+) -> Grid:
+    """The grid whose outer lines lie ``margin`` cells inside a board's outline."""
+    unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    to_image = np.asarray(
+        cv2.getPerspectiveTransform(unit.astype(np.float32), outline.astype(np.float32)),
+        dtype=np.float64,
+    )
+    inset = margin / (size - 1 + 2 * margin)
+    inner = np.array(
+        [[inset, inset], [1 - inset, inset], [1 - inset, 1 - inset], [inset, 1 - inset]]
+    )
+    return grid_from_corners(apply_homography(to_image, inner), size=size, image_shape=image_shape)
+
+
+def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
+    """The board found by its outline and its stones, or a falsy detection saying why.
+
+    Of the outlines whose grid reads as a board, the one whose stones stand out
+    most from half a cell off. ``details``: ``outline``, that outline's rank by
+    area (1 for the largest); ``certainty`` and ``contrast`` of its reading.
+    Confidence is the contrast over 0.1, at most 1.
+    """
+    outlines = board_outlines(image)
+    if not outlines:
+        return _failure("no board outline")
+    best: tuple[float, Grid, float, int] | None = None
+    plausible = 0
+    for rank, outline in enumerate(outlines):
+        grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
+        cell = float(np.median(grid.spacing()))
+        aspect = cell_aspect(grid.homography, image.shape[:2])
+        if cell < MIN_CELL or (aspect is not None and not 1 / MAX_ASPECT <= aspect <= MAX_ASPECT):
+            continue
+        plausible += 1
+        grid, _ = centre_on_stones(image, grid)
+        sure = certainty(image, grid)
+        contrast = half_cell_contrast(image, grid)
+        reads = sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST
+        if reads and (best is None or contrast > best[0]):
+            best = (contrast, grid, sure, rank)
+    if best is None:
+        return _failure(f"no outline reads as a board ({plausible} of {len(outlines)} plausible)")
+    contrast, grid, sure, rank = best
+    details = {"outline": 1.0 + rank, "certainty": sure, "contrast": contrast}
+    return BoardDetection(grid=grid, confidence=min(1.0, contrast / 0.1), details=details)
