@@ -23,6 +23,8 @@ Only a fallback: where the lines are seen, they place a grid better.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -35,9 +37,11 @@ __all__ = [
     "MARGIN",
     "MIN_CERTAINTY",
     "MIN_CONTRAST",
+    "OutlineGrid",
     "board_outlines",
     "find_by_outline",
     "grid_in_outline",
+    "outline_grids",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -153,34 +157,52 @@ def grid_in_outline(
     return grid_from_corners(apply_homography(to_image, inner), size=size, image_shape=image_shape)
 
 
-def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
-    """The board found by its outline and its stones, or a falsy detection saying why.
+@dataclass(frozen=True, eq=False)
+class OutlineGrid:
+    """A grid placed in one board outline and centred on its stones, with how it reads."""
 
-    Of the outlines whose grid reads as a board, the one whose stones stand out
-    most from half a cell off. ``details``: ``outline``, that outline's rank by
-    area (1 for the largest); ``certainty`` and ``contrast`` of its reading.
-    Confidence is the contrast over 0.1, at most 1.
+    grid: Grid
+    #: Mean log-probability of the stone model's reading (:func:`vision.centring.certainty`).
+    certainty: float
+    #: How much surer than half a cell off (:func:`vision.centring.half_cell_contrast`).
+    contrast: float
+    #: The outline's rank by area, 1 for the largest.
+    rank: int
+
+
+def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[OutlineGrid]:
+    """The grid in every outline that could be a board's, centred on its stones and scored.
+
+    Outlines whose grid's cells would be under ``MIN_CELL`` pixels, or not square
+    in the world (``MAX_ASPECT``), are left out.
     """
-    outlines = board_outlines(image)
-    if not outlines:
-        return _failure("no board outline")
-    best: tuple[float, Grid, float, int] | None = None
-    plausible = 0
-    for rank, outline in enumerate(outlines):
+    found: list[OutlineGrid] = []
+    for rank, outline in enumerate(board_outlines(image), start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
         cell = float(np.median(grid.spacing()))
         aspect = cell_aspect(grid.homography, image.shape[:2])
         if cell < MIN_CELL or (aspect is not None and not 1 / MAX_ASPECT <= aspect <= MAX_ASPECT):
             continue
-        plausible += 1
         grid, _ = centre_on_stones(image, grid)
-        sure = certainty(image, grid)
-        contrast = half_cell_contrast(image, grid)
-        reads = sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST
-        if reads and (best is None or contrast > best[0]):
-            best = (contrast, grid, sure, rank)
-    if best is None:
-        return _failure(f"no outline reads as a board ({plausible} of {len(outlines)} plausible)")
-    contrast, grid, sure, rank = best
-    details = {"outline": 1.0 + rank, "certainty": sure, "contrast": contrast}
-    return BoardDetection(grid=grid, confidence=min(1.0, contrast / 0.1), details=details)
+        found.append(
+            OutlineGrid(grid, certainty(image, grid), half_cell_contrast(image, grid), rank)
+        )
+    return found
+
+
+def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
+    """The board found by its outline and its stones, or a falsy detection saying why.
+
+    Of the outlines whose grid reads as a board (``MIN_CERTAINTY``,
+    ``MIN_CONTRAST``), the one whose stones stand out most from half a cell off.
+    ``details``: ``outline``, that outline's rank by area (1 for the largest);
+    ``certainty`` and ``contrast`` of its reading. Confidence is the contrast
+    over 0.1, at most 1.
+    """
+    candidates = outline_grids(image, size=size)
+    boards = [c for c in candidates if c.certainty >= MIN_CERTAINTY and c.contrast >= MIN_CONTRAST]
+    if not boards:
+        return _failure(f"no board outline reads as a board ({len(candidates)} plausible)")
+    best = max(boards, key=lambda c: c.contrast)
+    details = {"outline": float(best.rank), "certainty": best.certainty, "contrast": best.contrast}
+    return BoardDetection(grid=best.grid, confidence=min(1.0, best.contrast / 0.1), details=details)
