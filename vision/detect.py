@@ -105,7 +105,10 @@ def _outline_reading_better(image: npt.NDArray[np.uint8], grid: Grid) -> Outline
     cell off at least as much: the lines' window was lines off, or their lattice
     squeezed by a wrong perspective. Of several, the surest.
     """
-    sure, contrast = certainty(image, grid), half_cell_contrast(image, grid)
+    sure = certainty(image, grid)
+    if sure + OUTLINE_SURER > 0.0:
+        return None  # no reading is surer than certain (a log-probability of 0)
+    contrast = half_cell_contrast(image, grid)
     better = [
         c
         for c in outline_grids(image, size=grid.size)

@@ -10,10 +10,11 @@ shows, and its stones still sit on the lattice inside it.
    in two by Otsu's threshold. Each side is closed and opened, to fill in lines
    and stones and drop specks, and each of its regions large enough to be a
    board and nearly filling its convex hull is simplified to four corners.
-2. A board's outer lines lie about ``MARGIN`` cells inside its edge: that places
-   a first grid in each outline, which the stones then move to where they read
-   surest (:func:`vision.centring.centre_on_stones`), correcting the margin,
-   stones' height, and the outline's rounded corners by up to half a cell.
+2. A board's outer lines lie a margin inside its edge, about ``MARGIN`` cells.
+   The margin along each axis is the one of ``MARGINS`` at which the stones read
+   surest; then the stones move the grid to where they read surest
+   (:func:`vision.centring.centre_on_stones`), correcting the margin, stones'
+   height, and the outline's rounded corners by up to half a cell.
 3. The grid is kept only where the board reads as a board: its stones sure
    (``MIN_CERTAINTY``) and clearly surer on the grid than half a cell off it
    (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
@@ -35,6 +36,7 @@ from vision.grid import MAX_ASPECT, BoardDetection, Grid, _failure, grid_from_co
 
 __all__ = [
     "MARGIN",
+    "MARGINS",
     "MIN_CERTAINTY",
     "MIN_CONTRAST",
     "OutlineGrid",
@@ -55,6 +57,8 @@ MIN_SOLIDITY = 0.8
 #: Margin between a board's edge and its outer lines, in cells (typical boards
 #: and the renderer: 0.5 to 1.2).
 MARGIN = 0.85
+#: Margins tried, per axis: an outline's corners cut by blur read nearer the lines.
+MARGINS = (0.25, 0.45, 0.65, 0.85, 1.05, 1.25)
 #: Smallest cell, in pixels, that the stones can be read on.
 MIN_CELL = 3.0
 #: Mean log-probability of the stone model's reading, at least. Dev photos (hard
@@ -142,19 +146,46 @@ def _clockwise(quad: FloatArray) -> FloatArray:
 
 
 def grid_in_outline(
-    outline: FloatArray, *, size: int, image_shape: tuple[int, int], margin: float = MARGIN
+    outline: FloatArray,
+    *,
+    size: int,
+    image_shape: tuple[int, int],
+    margins: tuple[float, float] = (MARGIN, MARGIN),
 ) -> Grid:
-    """The grid whose outer lines lie ``margin`` cells inside a board's outline."""
+    """The grid whose outer lines lie ``margins`` cells inside a board's outline.
+
+    ``margins``: along the outline's first side (board[0] runs along it) and
+    along its second.
+    """
     unit = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
     to_image = np.asarray(
         cv2.getPerspectiveTransform(unit.astype(np.float32), outline.astype(np.float32)),
         dtype=np.float64,
     )
-    inset = margin / (size - 1 + 2 * margin)
-    inner = np.array(
-        [[inset, inset], [1 - inset, inset], [1 - inset, 1 - inset], [inset, 1 - inset]]
-    )
+    iu, iv = (m / (size - 1 + 2 * m) for m in margins)
+    inner = np.array([[iu, iv], [1 - iu, iv], [1 - iu, 1 - iv], [iu, 1 - iv]])
     return grid_from_corners(apply_homography(to_image, inner), size=size, image_shape=image_shape)
+
+
+def _likeliest_margins(
+    image: npt.NDArray[np.uint8], outline: FloatArray, size: int
+) -> tuple[float, float]:
+    """The margins, of ``MARGINS``, at which the board in ``outline`` reads surest.
+
+    A wrong margin scales the grid, which drifts off the stones towards the edges
+    and reads less sure; one axis at a time (they hardly interact).
+    """
+    margins = [MARGIN, MARGIN]
+    for axis in (0, 1):
+        scores = []
+        for margin in MARGINS:
+            margins[axis] = margin
+            grid = grid_in_outline(
+                outline, size=size, image_shape=image.shape[:2], margins=(margins[0], margins[1])
+            )
+            scores.append(certainty(image, grid))
+        margins[axis] = float(MARGINS[int(np.argmax(scores))])
+    return margins[0], margins[1]
 
 
 @dataclass(frozen=True, eq=False)
@@ -183,10 +214,22 @@ def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[Outli
         aspect = cell_aspect(grid.homography, image.shape[:2])
         if cell < MIN_CELL or (aspect is not None and not 1 / MAX_ASPECT <= aspect <= MAX_ASPECT):
             continue
-        grid, _ = centre_on_stones(image, grid)
-        found.append(
-            OutlineGrid(grid, certainty(image, grid), half_cell_contrast(image, grid), rank)
-        )
+        margins = _likeliest_margins(image, outline, size)
+        placed = [grid]
+        if margins != (MARGIN, MARGIN):
+            placed.append(
+                grid_in_outline(outline, size=size, image_shape=image.shape[:2], margins=margins)
+            )
+        for first in placed:
+            centred, _ = centre_on_stones(image, first)
+            found.append(
+                OutlineGrid(
+                    centred,
+                    certainty(image, centred),
+                    half_cell_contrast(image, centred),
+                    rank,
+                )
+            )
     return found
 
 
