@@ -49,6 +49,14 @@ def test_the_grid_lies_a_margin_inside_the_outline() -> None:
     )
 
 
+def test_each_axis_keeps_its_own_margin() -> None:
+    outline = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 200.0], [0.0, 200.0]])
+    grid = grid_in_outline(outline, size=19, image_shape=(300, 300), margins=(0.5, 1.0))
+    across, down = 200.0 / 19, 200.0 / 20
+    assert grid.corners[0] == pytest.approx([0.5 * across, 1.0 * down])
+    assert grid.corners[2] == pytest.approx([200 - 0.5 * across, 200 - 1.0 * down])
+
+
 def test_a_board_whose_lines_are_blurred_away_is_read_from_its_outline() -> None:
     photo = hard_photo(777, 104)  # a dim, blurred board, 174 stones, on a dark table
     assert not find_grid(photo.image, size=19)
