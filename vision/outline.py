@@ -10,11 +10,12 @@ shows, and its stones still sit on the lattice inside it.
    in two by Otsu's threshold. Each side is closed and opened, to fill in lines
    and stones and drop specks, and each of its regions large enough to be a
    board and nearly filling its convex hull is simplified to four corners.
-2. A board's outer lines lie a margin inside its edge, about ``MARGIN`` cells.
-   The margin along each axis is the one of ``MARGINS`` at which the stones read
-   surest; then the stones move the grid to where they read surest
-   (:func:`vision.centring.centre_on_stones`), correcting the margin, stones'
-   height, and the outline's rounded corners by up to half a cell.
+2. A board's outer lines lie a margin inside its edge, about ``MARGIN`` cells: a
+   grid is placed there, and another at the margins (of ``MARGINS``, per axis)
+   at which the stones read surest, for boards with narrow margins or outlines
+   whose corners blur cut. The stones then move each grid to where they read
+   surest (:func:`vision.centring.centre_on_stones`), correcting the margin,
+   stones' height, and the outline's rounded corners by up to half a cell.
 3. The grid is kept only where the board reads as a board: its stones sure
    (``MIN_CERTAINTY``) and clearly surer on the grid than half a cell off it
    (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
@@ -245,7 +246,7 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
     candidates = outline_grids(image, size=size)
     boards = [c for c in candidates if c.certainty >= MIN_CERTAINTY and c.contrast >= MIN_CONTRAST]
     if not boards:
-        return _failure(f"no board outline reads as a board ({len(candidates)} plausible)")
+        return _failure(f"no board outline reads as a board ({len(candidates)} grids tried)")
     best = max(boards, key=lambda c: c.contrast)
     details = {"outline": float(best.rank), "certainty": best.certainty, "contrast": best.contrast}
     return BoardDetection(grid=best.grid, confidence=min(1.0, best.contrast / 0.1), details=details)
