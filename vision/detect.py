@@ -68,7 +68,7 @@ def detect_board(
         supported.
     """
     found = find_grid(image, size=size, corners=corners, rng=rng)
-    if corners is not None or (found.grid is None and not _worth_outline(found)):
+    if corners is not None or (found.grid is None and not found.details.get("searched")):
         return found
     colour = np.asarray(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
@@ -115,8 +115,3 @@ def _outline_reading_better(image: npt.NDArray[np.uint8], grid: Grid) -> Outline
         if c.certainty >= sure + OUTLINE_SURER and c.contrast >= contrast
     ]
     return max(better, key=lambda c: c.certainty) if better else None
-
-
-def _worth_outline(found: BoardDetection) -> bool:
-    """Whether a failed search leaves a photo that could hold a board: not blank or tiny."""
-    return not found.reason.endswith(("too small to hold a board", "(no contrast at all)"))

@@ -568,7 +568,12 @@ def find_grid(
     if float(gray[::4, ::4].std()) < 2.0:
         return _failure("the image is blank (no contrast at all)")
     rng = np.random.default_rng(0) if rng is None else rng
-    return _search(gray, size=size, rng=rng)
+    found = _search(gray, size=size, rng=rng)
+    if found:
+        return found
+    # A photo searched in vain (not blank, not too small) may still show a board
+    # some other way (:mod:`vision.outline`).
+    return BoardDetection(grid=None, reason=found.reason, details={"searched": 1.0})
 
 
 def _board_region(response: npt.NDArray[np.uint8]) -> tuple[int, int, int, int]:
