@@ -11,8 +11,16 @@ import pytest
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
-from vision.grid import find_grid
-from vision.outline import MARGIN, board_outlines, find_by_outline, grid_in_outline
+from vision.grid import find_grid, grid_from_corners
+from vision.outline import (
+    MARGIN,
+    MIN_CONTRAST,
+    MIN_LINE_CONTRAST,
+    board_outlines,
+    find_by_outline,
+    grid_in_outline,
+    line_contrast,
+)
 
 
 @functools.cache
@@ -73,6 +81,42 @@ def test_a_board_the_lines_misplace_is_read_from_its_outline(index: int, most_wr
     detection = detect_board(photo.image, size=19)
     assert detection.details["outline"] >= 1
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= most_wrong
+
+
+def drawn_lines(cell: int = 20, size: int = 19, offset: int = 30) -> np.ndarray:
+    """A pale board with ``size`` dark lines each way, ``cell`` pixels apart."""
+    image = np.full(
+        (offset * 2 + cell * (size - 1), offset * 2 + cell * (size - 1), 3), 200, np.uint8
+    )
+    for k in range(size):
+        at = offset + k * cell
+        cv2.line(image, (at, offset), (at, offset + cell * (size - 1)), (60, 60, 60), 1)
+        cv2.line(image, (offset, at), (offset + cell * (size - 1), at), (60, 60, 60), 1)
+    return image
+
+
+def test_lines_show_on_the_grid_and_not_half_a_cell_off() -> None:
+    image = drawn_lines()
+    far = 30.0 + 18 * 20
+    on = grid_from_corners(
+        [[30, 30], [far, 30], [far, far], [30, far]], size=19, image_shape=image.shape[:2]
+    )
+    off = grid_from_corners(
+        [[40, 40], [far + 10, 40], [far + 10, far + 10], [40, far + 10]],
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    assert line_contrast(image, on) > 10 * MIN_LINE_CONTRAST
+    assert line_contrast(image, off) < -MIN_LINE_CONTRAST
+
+
+def test_a_sparse_board_missed_by_its_lines_is_found_by_them_in_its_outline() -> None:
+    photo = hard_photo(333, 16)  # 25 stones, motion blur: too few crossings for the search
+    assert not find_grid(photo.image, size=19)
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["contrast"] < MIN_CONTRAST  # the stones alone would not do
+    assert detection.details["lines"] >= MIN_LINE_CONTRAST
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

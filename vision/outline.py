@@ -19,6 +19,10 @@ shows, and its stones still sit on the lattice inside it.
 3. The grid is kept only where the board reads as a board: its stones sure
    (``MIN_CERTAINTY``) and clearly surer on the grid than half a cell off it
    (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
+   A board with few stones, or stones that read as sure half a cell off, may
+   still show its lines: a grid whose stones read sure (``LINED_CERTAINTY``) is
+   also kept where its lines are darker than lines half a cell off
+   (:func:`line_contrast`, ``MIN_LINE_CONTRAST``).
 
 Only a fallback: where the lines are seen, they place a grid better.
 """
@@ -36,14 +40,17 @@ from vision.geometry import apply_homography, cell_aspect
 from vision.grid import MAX_ASPECT, BoardDetection, Grid, _failure, grid_from_corners
 
 __all__ = [
+    "LINED_CERTAINTY",
     "MARGIN",
     "MARGINS",
     "MIN_CERTAINTY",
     "MIN_CONTRAST",
+    "MIN_LINE_CONTRAST",
     "OutlineGrid",
     "board_outlines",
     "find_by_outline",
     "grid_in_outline",
+    "line_contrast",
     "outline_grids",
 ]
 
@@ -70,6 +77,17 @@ MIN_CERTAINTY = -0.05
 #: the 73 no-board photos of seeds 777, 555 and 333: contrast 0.028 at most,
 #: certainty -0.017 at best, and none has both above these floors.
 MIN_CONTRAST = 0.04
+#: Where the stones do not stand out from half a cell off, a grid is kept if they
+#: read at least this sure and its lines are darker than lines half a cell off by
+#: ``MIN_LINE_CONTRAST`` (in the board's own spread of grey). Dev photos (seeds
+#: 777, 555, 333): of the outlines in the 73 no-board photos, none above 0.09;
+#: boards missed by both the lines and the stones' contrast, 0.47 to 4.0 on the
+#: right grid (seven of them), and up to 0.75 on wrong ones, which read less sure
+#: or show their lines less.
+LINED_CERTAINTY = -0.02
+MIN_LINE_CONTRAST = 0.3
+#: Distance (cells) either side of a line at which the board beside it is sampled.
+LINE_SIDE = 0.3
 
 
 def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
@@ -198,6 +216,8 @@ class OutlineGrid:
     certainty: float
     #: How much surer than half a cell off (:func:`vision.centring.half_cell_contrast`).
     contrast: float
+    #: How much darker its lines are than lines half a cell off (:func:`line_contrast`).
+    lines: float
     #: The outline's rank by area, 1 for the largest.
     rank: int
 
@@ -228,6 +248,7 @@ def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[Outli
                     centred,
                     certainty(image, centred),
                     half_cell_contrast(image, centred),
+                    line_contrast(image, centred),
                     rank,
                 )
             )
@@ -238,15 +259,76 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
     """The board found by its outline and its stones, or a falsy detection saying why.
 
     Of the outlines whose grid reads as a board (``MIN_CERTAINTY``,
-    ``MIN_CONTRAST``), the one whose stones stand out most from half a cell off.
+    ``MIN_CONTRAST``), the one whose stones stand out most from half a cell off;
+    failing those, of the grids whose stones read sure (``LINED_CERTAINTY``) and
+    whose lines show (``MIN_LINE_CONTRAST``), the one whose lines show most.
     ``details``: ``outline``, that outline's rank by area (1 for the largest);
-    ``certainty`` and ``contrast`` of its reading. Confidence is the contrast
-    over 0.1, at most 1.
+    ``certainty``, ``contrast`` and ``lines`` of its reading. Confidence is the
+    stones' contrast over 0.1, or the lines' contrast over 1, at most 1.
     """
     candidates = outline_grids(image, size=size)
     boards = [c for c in candidates if c.certainty >= MIN_CERTAINTY and c.contrast >= MIN_CONTRAST]
-    if not boards:
+    lined = [
+        c for c in candidates if c.certainty >= LINED_CERTAINTY and c.lines >= MIN_LINE_CONTRAST
+    ]
+    if boards:
+        best = max(boards, key=lambda c: c.contrast)
+        confidence = min(1.0, best.contrast / 0.1)
+    elif lined:
+        best = max(lined, key=lambda c: c.lines)
+        confidence = min(1.0, best.lines)
+    else:
         return _failure(f"no board outline reads as a board ({len(candidates)} grids tried)")
-    best = max(boards, key=lambda c: c.contrast)
-    details = {"outline": float(best.rank), "certainty": best.certainty, "contrast": best.contrast}
-    return BoardDetection(grid=best.grid, confidence=min(1.0, best.contrast / 0.1), details=details)
+    details = {
+        "outline": float(best.rank),
+        "certainty": best.certainty,
+        "contrast": best.contrast,
+        "lines": best.lines,
+    }
+    return BoardDetection(grid=best.grid, confidence=confidence, details=details)
+
+
+def line_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
+    """How much darker the board is along the grid's lines than along lines half a cell off.
+
+    Each line's ridge is the grey a ``LINE_SIDE`` cells either side of it less the
+    grey on it, sampled along every cell's side between two intersections (the
+    median over them, so that stones on the line count little); the board's is
+    the median over its lines. Returns the ridge on the grid less the ridge on the
+    grid moved half a cell both ways, over the spread (median absolute deviation)
+    of grey inside the grid: a board's lines show, a table's texture shows about
+    as much anywhere.
+    """
+    gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    gray = np.asarray(gray, dtype=np.float32)
+    n = grid.size
+    inside = np.zeros(gray.shape, dtype=np.uint8)
+    cv2.fillConvexPoly(inside, np.round(grid.corners).astype(np.int32), 1)
+    values = gray[inside > 0]
+    if values.size == 0:
+        return 0.0
+    spread = float(np.median(np.abs(values - np.median(values)))) + 1.0
+    ridges = [_ridge(gray, grid.homography, n, shift) for shift in (0.0, 0.5)]
+    return (ridges[0] - ridges[1]) / spread
+
+
+def _ridge(gray: npt.NDArray[np.float32], homography: FloatArray, n: int, shift: float) -> float:
+    """Median over the lines ``shift``..``n - 1 + shift`` (both ways) of their ridge."""
+    along = (np.arange(n - 1, dtype=np.float64)[:, None] + np.array([0.25, 0.5, 0.75])).ravel()
+    across = np.arange(n, dtype=np.float64) + shift
+    per_line = []
+    for axis in (0, 1):
+        grey = []
+        for side in (-LINE_SIDE, 0.0, LINE_SIDE):
+            a, c = np.meshgrid(along, across + side)  # (n, 3(n-1)): line, position
+            uv = np.stack([a, c], axis=-1) if axis == 0 else np.stack([c, a], axis=-1)
+            xy = apply_homography(homography, uv).astype(np.float32)
+            grey.append(
+                cv2.remap(
+                    gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+                )
+            )
+        ridge = 0.5 * (grey[0] + grey[2]) - grey[1]
+        per_side = ridge.reshape(n, n - 1, 3).mean(axis=2)
+        per_line.extend(np.median(per_side, axis=1).tolist())
+    return float(np.median(per_line))
