@@ -11,7 +11,7 @@ import pytest
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
-from vision.grid import find_grid, grid_from_corners
+from vision.grid import find_grid, grid_from_corners, snap_to_lines
 from vision.outline import (
     MARGIN,
     MIN_CONTRAST,
@@ -108,6 +108,20 @@ def test_lines_show_on_the_grid_and_not_half_a_cell_off() -> None:
     )
     assert line_contrast(image, on) > 10 * MIN_LINE_CONTRAST
     assert line_contrast(image, off) < -MIN_LINE_CONTRAST
+
+
+def test_a_grid_near_the_lines_snaps_onto_them() -> None:
+    image = drawn_lines()
+    far = 30.0 + 18 * 20
+    near = grid_from_corners(
+        [[36, 24], [far + 5, 27], [far - 4, far + 6], [25, far - 5]],
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    snapped = snap_to_lines(image, near)
+    assert snapped is not None
+    truth = np.array([[30, 30], [far, 30], [far, far], [30, far]], dtype=np.float64)
+    assert np.abs(snapped.corners - truth).max() < 0.5
 
 
 def test_a_sparse_board_missed_by_its_lines_is_found_by_them_in_its_outline() -> None:

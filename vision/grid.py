@@ -58,6 +58,7 @@ __all__ = [
     "Grid",
     "find_grid",
     "grid_from_corners",
+    "snap_to_lines",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -910,6 +911,53 @@ def _image_grid(
     if homography is None:
         return "refined grid is degenerate"
     return Grid(size=size, homography=homography, intersections=points, image_shape=shape)
+
+
+#: How far (cells) either side of a grid's line :func:`snap_to_lines` looks for the board's.
+SNAP_REACH = 0.5
+
+
+def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) -> Grid | None:
+    """The grid with each of its lines moved onto the board's line nearest it, if seen.
+
+    For a grid placed near its board by other means (its outline): every line is
+    sought within ``SNAP_REACH`` cells on the line response, refitted, and the
+    lattice refitted through the new intersections (twice, as the first fit may
+    still be far). Lines not seen keep the lattice's. None when the result is
+    not a board's grid (cells not square in the world, off the picture).
+    """
+    gray = _check_image(image)
+    height, width = gray.shape
+    work, scale = _working_copy(gray)
+    response = line_response(work, width=7)
+    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    scaled = response.astype(np.float32) / max(threshold, SOFT_FLOOR)
+    to_work_pixels = np.array(
+        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
+    )
+    to_work = to_work_pixels @ grid.homography
+    n = grid.size
+    lattice = np.stack(
+        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
+    ).reshape(-1, 2)
+    for _ in range(rounds):
+        refined = _refine_lines(scaled, to_work, n, reach=SNAP_REACH, distortion=False)
+        if refined is None:
+            return None
+        points_work, weight, _ = refined
+        better = fit_homography(lattice, points_work.reshape(-1, 2), weights=weight.ravel() + 1e-3)
+        if better is None:
+            return None
+        to_work = better / better[2, 2]
+    placed = _image_grid(
+        apply_homography(to_work, lattice).reshape(n, n, 2),
+        to_work,
+        work.shape[:2],
+        scale,
+        (height, width),
+        n,
+    )
+    return None if isinstance(placed, str) else placed
 
 
 #: Least stones on one lattice for a grid to be placed by its stones alone.

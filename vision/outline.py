@@ -37,7 +37,14 @@ import numpy.typing as npt
 
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
 from vision.geometry import apply_homography, cell_aspect
-from vision.grid import MAX_ASPECT, BoardDetection, Grid, _failure, grid_from_corners
+from vision.grid import (
+    MAX_ASPECT,
+    BoardDetection,
+    Grid,
+    _failure,
+    grid_from_corners,
+    snap_to_lines,
+)
 
 __all__ = [
     "LINED_CERTAINTY",
@@ -241,17 +248,20 @@ def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[Outli
             placed.append(
                 grid_in_outline(outline, size=size, image_shape=image.shape[:2], margins=margins)
             )
-        for first in placed:
-            centred, _ = centre_on_stones(image, first)
-            found.append(
-                OutlineGrid(
-                    centred,
-                    certainty(image, centred),
-                    half_cell_contrast(image, centred),
-                    line_contrast(image, centred),
-                    rank,
-                )
+        grids = [centre_on_stones(image, first)[0] for first in placed]
+        snapped = snap_to_lines(image, grid)
+        if snapped is not None:
+            grids.append(snapped)
+        found.extend(
+            OutlineGrid(
+                placed_grid,
+                certainty(image, placed_grid),
+                half_cell_contrast(image, placed_grid),
+                line_contrast(image, placed_grid),
+                rank,
             )
+            for placed_grid in grids
+        )
     return found
 
 
