@@ -133,6 +133,15 @@ def test_a_sparse_board_missed_by_its_lines_is_found_by_them_in_its_outline() ->
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
 
 
+def test_a_misplaced_board_whose_outline_grid_shows_its_lines_better_is_read_from_it() -> None:
+    photo = hard_photo(555, 179)  # 8 px a cell, motion blur: the lines' window 3 lines off
+    by_lines = find_grid(photo.image, size=19)
+    assert by_lines and by_lines.details["evidence"] < 0.7
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["lines"] >= MIN_LINE_CONTRAST
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= 11
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_table_without_a_board_is_refused(seed: int) -> None:
     photo = render_photo(seed=seed, difficulty="hard", show_board=False)
