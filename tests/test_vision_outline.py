@@ -142,6 +142,22 @@ def test_a_misplaced_board_whose_outline_grid_shows_its_lines_better_is_read_fro
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= 11
 
 
+@pytest.mark.parametrize("index", [85, 225])
+def test_a_board_placed_lines_off_says_so_in_its_confidence(index: int) -> None:
+    photo = hard_photo(555, index)  # nearly full boards; the lattice found is not the board's
+    detection = detect_board(photo.image, size=19)
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) > 100
+    assert detection.details["certainty"] < -0.05
+    assert detection.confidence < 0.2
+
+
+def test_an_unsure_placement_that_reads_sure_keeps_its_confidence() -> None:
+    photo = hard_photo(555, 173)
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["certainty"] > -0.01
+    assert detection.confidence > 0.5
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_table_without_a_board_is_refused(seed: int) -> None:
     photo = render_photo(seed=seed, difficulty="hard", show_board=False)
