@@ -16,6 +16,8 @@ shows, and its stones still sit on the lattice inside it.
    whose corners blur cut. The stones then move each grid to where they read
    surest (:func:`vision.centring.centre_on_stones`), correcting the margin,
    stones' height, and the outline's rounded corners by up to half a cell.
+   A third grid is the first snapped onto the board's lines, where they show
+   (:func:`vision.grid.snap_to_lines`).
 3. The grid is kept only where the board reads as a board: its stones sure
    (``MIN_CERTAINTY``) and clearly surer on the grid than half a cell off it
    (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
@@ -216,7 +218,7 @@ def _likeliest_margins(
 
 @dataclass(frozen=True, eq=False)
 class OutlineGrid:
-    """A grid placed in one board outline and centred on its stones, with how it reads."""
+    """A grid placed in one board outline (on its stones, or on its lines) and how it reads."""
 
     grid: Grid
     #: Mean log-probability of the stone model's reading (:func:`vision.centring.certainty`).
