@@ -89,7 +89,7 @@ MIN_CONTRAST = 0.04
 #: Where the stones do not stand out from half a cell off, a grid is kept if they
 #: read at least this sure and its lines are darker than lines half a cell off by
 #: ``MIN_LINE_CONTRAST`` (in the board's own spread of grey). Dev photos (seeds
-#: 777, 555, 333): of the outlines in the 73 no-board photos, none above 0.09;
+#: 777, 555, 333): of the outline grids in the 73 no-board photos, none above 0.1;
 #: boards missed by both the lines and the stones' contrast, 0.47 to 4.0 on the
 #: right grid (seven of them), and up to 0.75 on wrong ones, which read less sure
 #: or show their lines less.
