@@ -10,7 +10,9 @@ import pytest
 
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
+from tests.vision_synthetic import draw_board
 from vision import detect_board, read_stones
+from vision.geometry import apply_homography
 from vision.grid import find_grid, grid_from_corners, snap_to_lines
 from vision.outline import (
     MARGIN,
@@ -83,26 +85,18 @@ def test_a_board_the_lines_misplace_is_read_from_its_outline(index: int, most_wr
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= most_wrong
 
 
-def drawn_lines(cell: int = 20, size: int = 19, offset: int = 30) -> np.ndarray:
-    """A pale board with ``size`` dark lines each way, ``cell`` pixels apart."""
-    image = np.full(
-        (offset * 2 + cell * (size - 1), offset * 2 + cell * (size - 1), 3), 200, np.uint8
-    )
-    for k in range(size):
-        at = offset + k * cell
-        cv2.line(image, (at, offset), (at, offset + cell * (size - 1)), (60, 60, 60), 1)
-        cv2.line(image, (offset, at), (offset + cell * (size - 1), at), (60, 60, 60), 1)
-    return image
+EMPTY_19 = ["." * 19] * 19
+TILTED = [(230, 80), (590, 90), (760, 560), (50, 550)]
 
 
 def test_lines_show_on_the_grid_and_not_half_a_cell_off() -> None:
-    image = drawn_lines()
-    far = 30.0 + 18 * 20
-    on = grid_from_corners(
-        [[30, 30], [far, 30], [far, far], [30, far]], size=19, image_shape=image.shape[:2]
-    )
+    image, truth = draw_board(EMPTY_19, corners=TILTED, rng=np.random.default_rng(3))
+    corners = [truth[0, 0], truth[0, -1], truth[-1, -1], truth[-1, 0]]
+    on = grid_from_corners(corners, size=19, image_shape=image.shape[:2])
     off = grid_from_corners(
-        [[40, 40], [far + 10, 40], [far + 10, far + 10], [40, far + 10]],
+        apply_homography(
+            on.homography, np.array([[0.5, 0.5], [18.5, 0.5], [18.5, 18.5], [0.5, 18.5]])
+        ),
         size=19,
         image_shape=image.shape[:2],
     )
@@ -111,17 +105,23 @@ def test_lines_show_on_the_grid_and_not_half_a_cell_off() -> None:
 
 
 def test_a_grid_near_the_lines_snaps_onto_them() -> None:
-    image = drawn_lines()
-    far = 30.0 + 18 * 20
+    image, truth = draw_board(EMPTY_19, corners=TILTED, rng=np.random.default_rng(4))
+    exact = grid_from_corners(
+        [truth[0, 0], truth[0, -1], truth[-1, -1], truth[-1, 0]],
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    # A third of a cell off at one corner, a fifth at another, scaled a little.
     near = grid_from_corners(
-        [[36, 24], [far + 5, 27], [far - 4, far + 6], [25, far - 5]],
+        apply_homography(
+            exact.homography, np.array([[0.3, -0.3], [18.2, 0.2], [17.8, 18.3], [-0.2, 17.7]])
+        ),
         size=19,
         image_shape=image.shape[:2],
     )
     snapped = snap_to_lines(image, near)
     assert snapped is not None
-    truth = np.array([[30, 30], [far, 30], [far, far], [30, far]], dtype=np.float64)
-    assert np.abs(snapped.corners - truth).max() < 0.5
+    assert np.abs(snapped.intersections - truth).max() < 0.5  # from up to 15 px off
 
 
 def test_a_sparse_board_missed_by_its_lines_is_found_by_them_in_its_outline() -> None:
