@@ -24,7 +24,7 @@ Failing on the whole photo, the search is repeated on the region densest in line
 crossings, then for faint lines on a smoothed copy (see :func:`_search`). Last,
 for boards whose lines are blurred away or hidden, the lattice through the
 stones' centres (:mod:`vision.lattice`) places the grid, where the stones and what
-lines show leave the board's window in no doubt (:func:`_search_stones`).
+lines show leave the board's window in no doubt (:func:`find_by_stones`).
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
@@ -56,6 +56,7 @@ __all__ = [
     "WORK_SIDE",
     "BoardDetection",
     "Grid",
+    "find_by_stones",
     "find_grid",
     "grid_from_corners",
     "snap_to_lines",
@@ -625,7 +626,7 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
         again = _search_in(gray, region, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
         if again:
             return again
-    by_stones = _search_stones(gray, size=size)
+    by_stones = find_by_stones(gray, size=size)
     if by_stones:
         return by_stones
     return found
@@ -976,15 +977,22 @@ WINDOW_MARGIN = 0.005
 HALF_STEP_FACTOR = 3.0
 
 
-def _search_stones(gray: npt.NDArray[np.uint8], *, size: int) -> BoardDetection:
+def find_by_stones(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
     """The grid through the stones' centres, for boards whose lines are not seen.
 
     The lattice through the stones (:func:`vision.lattice.fit_point_lattice`) fixes
     the grid but for where the board's N×N window lies on it: the window takes in
     the stones (each worth ``STONE_WEIGHT``) and the most line crossings that can
-    be seen; then the lines are refined wherever they show.
+    be seen; then the lines are refined wherever they show. :func:`find_grid` falls
+    back on it where no lines place a grid; :func:`vision.detect.detect_board`
+    also weighs it against a crowded board's unsure line grid.
     """
+    if size not in SIZES:
+        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
+    gray = _check_image(image)
     height, width = gray.shape
+    if min(height, width) < MIN_SIDE:
+        return _failure(f"image is {width}x{height}, too small to hold a board")
     work, scale = _working_copy(gray)
     centres, _ = stone_centres(work)
     lattice = fit_point_lattice(centres)
