@@ -7,10 +7,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from datasets.synth import render_photo
+from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
-from vision.geometry import apply_homography
+from vision.geometry import apply_homography, fit_homography
 from vision.grid import find_grid
 from vision.lattice import fit_point_lattice, stone_centres
 
@@ -159,3 +159,37 @@ def test_a_crowded_board_the_lines_misplace_is_read_from_its_stones_lattice(inde
     assert detection.details["by_stones"] == 1.0
     assert list(read_stones(photo.image, detection.grid).board) == list(photo.board)
     assert detection.confidence > 0.5
+
+
+def _stones_found(photo: SynthPhoto, centres: npt.NDArray[np.float64]) -> int:
+    """How many of the photo's stones have a centre within a third of a cell."""
+    assert photo.board is not None and photo.corners is not None
+    n = len(photo.board)
+    corners = np.array([[0, 0], [n - 1, 0], [n - 1, n - 1], [0, n - 1]], dtype=np.float64)
+    to_image = fit_homography(corners, photo.corners)
+    assert to_image is not None
+    rows, cols = np.nonzero(np.array([list(row) for row in photo.board]) != ".")
+    stones = apply_homography(to_image, np.stack([cols, rows], axis=1).astype(np.float64))
+    cell = float(np.linalg.norm(photo.corners[1] - photo.corners[0])) / (n - 1)
+    distance = np.linalg.norm(stones[:, None] - centres[None], axis=-1).min(axis=1)
+    return int((distance < cell / 3).sum())
+
+
+@pytest.mark.parametrize(("run", "index", "most_wrong"), [(333, 132, 2), (777, 65, 1)])
+def test_a_board_of_touching_stones_is_found_by_their_loose_blobs(
+    run: int, index: int, most_wrong: int
+) -> None:
+    # Blurred boards of 222 and 155 stones, many touching: no lines, no outline.
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    strict, _ = stone_centres(gray)
+    loose, _ = stone_centres(gray, loose=True)
+    assert _stones_found(photo, loose) > 1.5 * _stones_found(photo, strict)
+    assert not find_grid(photo.image, size=19)
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["loose"] == 1.0
+    board = read_stones(photo.image, detection.grid).board
+    pairs = zip(board, photo.board, strict=True)
+    wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
+    assert wrong <= most_wrong

@@ -23,6 +23,8 @@ import numpy.typing as npt
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
 from vision.grid import SURE_EVIDENCE, BoardDetection, Grid, find_by_stones, find_grid
 from vision.outline import (
+    MIN_CERTAINTY,
+    MIN_CONTRAST,
     MIN_LINE_CONTRAST,
     OutlineGrid,
     find_by_outline,
@@ -121,18 +123,20 @@ def detect_board(
         outlined = find_by_outline(colour, size=size)
         if outlined:
             return outlined
-        return BoardDetection(
-            grid=None, reason=f"{found.reason}; {outlined.reason.removeprefix('no board found: ')}"
-        )
+        stoned = _found_by_loose_stones(colour, size)
+        if stoned:
+            return stoned
+        reasons = [r.removeprefix("no board found: ") for r in (outlined.reason, stoned.reason)]
+        return BoardDetection(grid=None, reason="; ".join([found.reason, *reasons]))
     if found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
         return found
     grid, gain = centre_on_stones(colour, found.grid)
     details = {**found.details, "centred": gain} if gain != 0.0 else dict(found.details)
     sure = certainty(colour, grid)
     if sure + STONES_SURER <= 0.0 and not found.details.get("by_stones"):
-        stoned = _stones_reading_better(colour, grid.size, sure)
-        if stoned is not None:
-            grid, sure = stoned
+        by_stones = _stones_reading_better(colour, grid.size, sure)
+        if by_stones is not None:
+            grid, sure = by_stones
             details["by_stones"] = 1.0
     better = _outline_reading_better(colour, grid, sure)
     if better is not None:
@@ -157,12 +161,39 @@ def _stones_reading_better(
     stones' own lattice (:func:`vision.grid.find_by_stones`) is not. ``sure`` is
     the lines' grid's certainty; returns the grid and its certainty.
     """
-    found = find_by_stones(image, size=size)
+    best: tuple[Grid, float] | None = None
+    for loose in (False, True):
+        found = find_by_stones(image, size=size, loose=loose)
+        if found.grid is None:
+            continue
+        grid, _ = centre_on_stones(image, found.grid)
+        sure_stones = certainty(image, grid)
+        if best is None or sure_stones > best[1]:
+            best = (grid, sure_stones)
+    return best if best is not None and best[1] >= sure + STONES_SURER else None
+
+
+def _found_by_loose_stones(image: npt.NDArray[np.uint8], size: int) -> BoardDetection:
+    """The grid through the blobs of touching stones too, where nothing else found a board.
+
+    Loose blobs take in specks, so the board must read as one: its stones sure
+    (``MIN_CERTAINTY``) and standing out from half a cell off (``MIN_CONTRAST``),
+    the floors a board's outline must pass.
+    """
+    found = find_by_stones(image, size=size, loose=True)
     if found.grid is None:
-        return None
-    grid, _ = centre_on_stones(image, found.grid)
-    sure_stones = certainty(image, grid)
-    return (grid, sure_stones) if sure_stones >= sure + STONES_SURER else None
+        return found
+    grid, gain = centre_on_stones(image, found.grid)
+    sure = certainty(image, grid)
+    if sure < MIN_CERTAINTY or half_cell_contrast(image, grid) < MIN_CONTRAST:
+        return BoardDetection(
+            grid=None, reason="no board found: the stones' lattice does not read as a board"
+        )
+    details = {**found.details, "loose": 1.0, "certainty": sure}
+    if gain != 0.0:
+        details["centred"] = gain
+    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
 def _outline_reading_better(

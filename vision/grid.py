@@ -977,7 +977,9 @@ WINDOW_MARGIN = 0.005
 HALF_STEP_FACTOR = 3.0
 
 
-def find_by_stones(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
+def find_by_stones(
+    image: npt.NDArray[np.uint8], *, size: int = 19, loose: bool = False
+) -> BoardDetection:
     """The grid through the stones' centres, for boards whose lines are not seen.
 
     The lattice through the stones (:func:`vision.lattice.fit_point_lattice`) fixes
@@ -985,7 +987,9 @@ def find_by_stones(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDete
     the stones (each worth ``STONE_WEIGHT``) and the most line crossings that can
     be seen; then the lines are refined wherever they show. :func:`find_grid` falls
     back on it where no lines place a grid; :func:`vision.detect.detect_board`
-    also weighs it against a crowded board's unsure line grid.
+    also weighs it against a crowded board's unsure line grid. ``loose`` takes
+    the blobs of touching stones too (:func:`vision.lattice.stone_centres`): more
+    stones, and more specks, for a caller that can check the reading.
     """
     if size not in SIZES:
         raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
@@ -994,7 +998,7 @@ def find_by_stones(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDete
     if min(height, width) < MIN_SIDE:
         return _failure(f"image is {width}x{height}, too small to hold a board")
     work, scale = _working_copy(gray)
-    centres, _ = stone_centres(work)
+    centres, _ = stone_centres(work, loose=loose)
     lattice = fit_point_lattice(centres)
     if lattice is None or lattice.count < MIN_STONES:
         found = 0 if lattice is None else lattice.count
