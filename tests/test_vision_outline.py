@@ -141,13 +141,24 @@ def test_a_misplaced_board_whose_outline_grid_shows_its_lines_better_is_read_fro
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= 11
 
 
-@pytest.mark.parametrize("index", [85, 166])
-def test_a_board_placed_lines_off_says_so_in_its_confidence(index: int) -> None:
-    photo = hard_photo(555, index)  # nearly full boards; the lattice found is not the board's
+def test_a_board_placed_lines_off_says_so_in_its_confidence() -> None:
+    photo = hard_photo(777, 56)  # a nearly full 13x13 board; the lattice found is not the board's
+    detection = detect_board(photo.image, size=13)
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) > 50
+    assert detection.details["certainty"] < -0.03
+    assert detection.confidence < 0.25  # a board placed right reads over 0.5 (below)
+
+
+@pytest.mark.parametrize(("run", "index"), [(555, 85), (555, 166), (333, 191)])
+def test_a_grid_on_which_neither_stones_nor_lines_stand_out_is_refused(
+    run: int, index: int
+) -> None:
+    # Two nearly full boards the lines place lines off, and a floor of tiles.
+    photo = hard_photo(run, index)
+    assert find_grid(photo.image, size=19)
     detection = detect_board(photo.image, size=19)
-    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) > 100
-    assert detection.details["certainty"] < -0.05
-    assert detection.confidence < 0.2
+    assert not detection
+    assert "neither stones nor lines stand out" in detection.reason
 
 
 def test_an_unsure_placement_that_reads_sure_keeps_its_confidence() -> None:

@@ -11,7 +11,10 @@ the lines place no grid at all, the board's outline and its stones may still
 (:func:`vision.outline.find_by_outline`); and where they place it unsure, the
 grid in the board's outline replaces theirs if it reads clearly surer
 (``OUTLINE_SURER``), or where its lines show clearly more
-(``OUTLINE_LINES_CLEARER``): the lines' window may be lines off.
+(``OUTLINE_LINES_CLEARER``): the lines' window may be lines off. Where nothing
+found a board, the lattice of loose blobs (touching stones) may, if its stones
+read as a board. An unsure grid on which neither the stones nor the lines stand
+out from half a cell off (``BARE_CONTRAST``) is no board: a floor's tiles.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ import numpy.typing as npt
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
 from vision.grid import SURE_EVIDENCE, BoardDetection, Grid, find_by_stones, find_grid
 from vision.outline import (
+    LINED_CERTAINTY,
     MIN_CERTAINTY,
     MIN_CONTRAST,
     MIN_LINE_CONTRAST,
@@ -33,6 +37,7 @@ from vision.outline import (
 )
 
 __all__ = [
+    "BARE_CONTRAST",
     "OUTLINE_LINES_CLEARER",
     "OUTLINE_SURER",
     "STONES_SURER",
@@ -49,6 +54,14 @@ __all__ = [
 #: at 0.08: 0.89, 9 and 13.
 UNSURE_READING = 0.05
 
+#: How much surer than half a cell off (:func:`vision.centring.half_cell_contrast`)
+#: the stones of an unsure placement must read, at least, where they read unsure
+#: (under ``LINED_CERTAINTY``) and its lines do not show (under
+#: ``MIN_LINE_CONTRAST``): nothing but line crossings then says it is a board.
+#: Dev photos: a floor of tiles at a third of their spacing (333 #191) 0.006, two
+#: crowded boards placed lines off 0.006 and 0.013; the least of the boards placed
+#: right that read unsure with their lines unseen, 0.067.
+BARE_CONTRAST = 0.02
 #: How much surer (mean log-probability per point) the grid through the stones'
 #: lattice, centred on them, must read to replace an unsure grid the lines placed.
 #: Dev photos (hard synthetic, seeds 777, 555 and 333; 336 unsure grids): from
@@ -146,6 +159,17 @@ def detect_board(
             contrast=better.contrast,
             lines=better.lines,
         )
+    if sure < LINED_CERTAINTY:
+        lines = line_contrast(colour, grid)
+        if lines < MIN_LINE_CONTRAST:
+            contrast = half_cell_contrast(colour, grid)
+            if contrast < BARE_CONTRAST:
+                return BoardDetection(
+                    grid=None,
+                    reason="no board found: a grid's crossings, but neither stones nor lines "
+                    f"stand out on it (stones {contrast:.3f}, lines {lines:.2f} against "
+                    "half a cell off)",
+                )
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
