@@ -149,8 +149,9 @@ def detect_board(
     if sure + STONES_SURER <= 0.0 and not found.details.get("by_stones"):
         by_stones = _stones_reading_better(colour, grid.size, sure)
         if by_stones is not None:
-            grid, sure = by_stones
-            details["by_stones"] = 1.0
+            grid, sure, stones_details = by_stones
+            details.pop("centred", None)  # the lines' grid's move, no longer this grid's
+            details.update(stones_details)
     better = _outline_reading_better(colour, grid, sure)
     if better is not None:
         grid, sure = better.grid, better.certainty
@@ -177,23 +178,27 @@ def detect_board(
 
 def _stones_reading_better(
     image: npt.NDArray[np.uint8], size: int, sure: float
-) -> tuple[Grid, float] | None:
+) -> tuple[Grid, float, dict[str, float]] | None:
     """The grid through the stones' lattice, centred on them, if it reads surer by ``STONES_SURER``.
 
     On a crowded board the seams between touching stones pass for lines; the
     lines' lattice may then be squeezed or tilted a line or two, where the
     stones' own lattice (:func:`vision.grid.find_by_stones`) is not. ``sure`` is
-    the lines' grid's certainty; returns the grid and its certainty.
+    the lines' grid's certainty. Returns the grid, its certainty, and details:
+    ``by_stones``, ``stones`` on the lattice, ``loose`` blobs or not, ``centred``.
     """
-    best: tuple[Grid, float] | None = None
+    best: tuple[Grid, float, dict[str, float]] | None = None
     for loose in (False, True):
         found = find_by_stones(image, size=size, loose=loose)
         if found.grid is None:
             continue
-        grid, _ = centre_on_stones(image, found.grid)
+        grid, gain = centre_on_stones(image, found.grid)
         sure_stones = certainty(image, grid)
         if best is None or sure_stones > best[1]:
-            best = (grid, sure_stones)
+            details = {"by_stones": 1.0, "stones": found.details["stones"], "loose": float(loose)}
+            if gain != 0.0:
+                details["centred"] = gain
+            best = (grid, sure_stones, details)
     return best if best is not None and best[1] >= sure + STONES_SURER else None
 
 
