@@ -155,6 +155,8 @@ def detect_board(
     better = _outline_reading_better(colour, grid, sure)
     if better is not None:
         grid, sure = better.grid, better.certainty
+        for replaced in ("by_stones", "stones", "loose", "centred"):
+            details.pop(replaced, None)
         details.update(
             outline=float(better.rank),
             contrast=better.contrast,
