@@ -142,10 +142,8 @@ def test_a_misplaced_board_whose_outline_grid_shows_its_lines_better_is_read_fro
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) <= 11
 
 
-@pytest.mark.parametrize(("index", "wrong"), [(52, 0), (46, 0)])
-def test_a_faint_grid_a_line_off_on_a_sparse_board_is_read_from_its_outline(
-    index: int, wrong: int
-) -> None:
+@pytest.mark.parametrize("index", [52, 46])
+def test_a_faint_grid_a_line_off_on_a_sparse_board_is_read_from_its_outline(index: int) -> None:
     # 58 stones on a dark board, and an empty board in motion blur: the lines'
     # window is a line off, yet its few stones read near certain there too.
     photo = hard_photo(777, index)
@@ -155,7 +153,7 @@ def test_a_faint_grid_a_line_off_on_a_sparse_board_is_read_from_its_outline(
     detection = detect_board(photo.image, size=19)
     assert "outline" in detection.details
     assert detection.details["lines"] >= MIN_LINE_CONTRAST
-    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == wrong
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
 
 
 def test_a_board_placed_lines_off_says_so_in_its_confidence() -> None:

@@ -84,8 +84,8 @@ OUTLINE_SURER = 0.005
 #: (``MIN_LINE_CONTRAST``). Dev photos (298 unsure grids left by the rule
 #: above): from 0.05 to 0.2, two misplaced boards read right and none placed
 #: right is lost; at 0, with certainty 0.005 worse allowed, one is lost. One of
-#: the two already reads within ``OUTLINE_SURER`` of certain, where no outline
-#: is sought (that search costs seconds, and such grids are nearly all right).
+#: the two already reads within ``OUTLINE_SURER`` of certain, where an outline
+#: is sought only if its crossings are faint (``FAINT_EVIDENCE``).
 OUTLINE_LINES_CLEARER = 0.2
 #: Line crossings (:func:`vision.grid.find_grid`'s mean evidence) under which a
 #: grid whose stones read near certain is still checked against the board's
