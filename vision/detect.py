@@ -26,7 +26,14 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
-from vision.grid import SURE_EVIDENCE, BoardDetection, Grid, find_by_stones, find_grid
+from vision.grid import (
+    SURE_EVIDENCE,
+    BoardDetection,
+    Grid,
+    find_by_stones,
+    find_faint_grid,
+    find_grid,
+)
 from vision.outline import (
     LINED_CERTAINTY,
     MIN_CERTAINTY,
@@ -151,7 +158,13 @@ def detect_board(
         stoned = _found_by_loose_stones(colour, size)
         if stoned:
             return stoned
-        reasons = [r.removeprefix("no board found: ") for r in (outlined.reason, stoned.reason)]
+        faint = _found_by_faint_lines(colour, size, rng)
+        if faint:
+            return faint
+        reasons = [
+            r.removeprefix("no board found: ")
+            for r in (outlined.reason, stoned.reason, faint.reason)
+        ]
         return BoardDetection(grid=None, reason="; ".join([found.reason, *reasons]))
     if found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
         return found
@@ -233,6 +246,37 @@ def _found_by_loose_stones(image: npt.NDArray[np.uint8], size: int) -> BoardDete
             grid=None, reason="no board found: the stones' lattice does not read as a board"
         )
     details = {**found.details, "loose": 1.0, "certainty": sure}
+    if gain != 0.0:
+        details["centred"] = gain
+    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _found_by_faint_lines(
+    image: npt.NDArray[np.uint8], size: int, rng: np.random.Generator | None
+) -> BoardDetection:
+    """The grid of faint lines (:func:`vision.grid.find_faint_grid`), where nothing else found one.
+
+    Equalising the photo raises the grain and the floor's joints with the lines,
+    so the grid must read as a board by the floors a board's outline must pass:
+    stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
+    (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show
+    (``MIN_LINE_CONTRAST``). An unsure placement is centred on its stones first.
+    """
+    found = find_faint_grid(image, size=size, rng=rng)
+    if found.grid is None:
+        return found
+    grid, gain = found.grid, 0.0
+    if found.details.get("evidence", 0.0) < SURE_EVIDENCE:
+        grid, gain = centre_on_stones(image, grid)
+    sure = certainty(image, grid)
+    stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
+    lined = sure >= LINED_CERTAINTY and line_contrast(image, grid) >= MIN_LINE_CONTRAST
+    if not (stands_out or lined):
+        return BoardDetection(
+            grid=None, reason="no board found: the faint lines' grid does not read as a board"
+        )
+    details = {**found.details, "certainty": sure}
     if gain != 0.0:
         details["centred"] = gain
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))

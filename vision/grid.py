@@ -57,6 +57,7 @@ __all__ = [
     "BoardDetection",
     "Grid",
     "find_by_stones",
+    "find_faint_grid",
     "find_grid",
     "grid_from_corners",
     "snap_to_lines",
@@ -95,6 +96,10 @@ SURE_EVIDENCE = 0.7
 #: Gaussian sigma (working pixels) and response floor of the search for faint lines.
 SOFT_SMOOTH = 1.0
 SOFT_FLOOR = 4.0
+#: Contrast limit of the local histogram equalisation (CLAHE, 8×8 tiles) that the
+#: last line search takes to lines of a grey level or two: pale lines on pale wood,
+#: or a board small and blurred.
+EQUALIZE_CLIP = 4.0
 #: How much more evidence a lattice at another spacing needs to replace the first.
 MULTIPLE_MARGIN = 1.2
 #: How much more crossing evidence a window one line over needs to replace the first.
@@ -632,6 +637,48 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
     return found
 
 
+def find_faint_grid(
+    image: npt.NDArray[np.uint8], *, size: int = 19, rng: np.random.Generator | None = None
+) -> BoardDetection:
+    """The grid of lines a grey level or two deep, on a locally equalised copy.
+
+    Pale lines on pale wood, or a small board blurred, leave line responses under
+    any floor that keeps out wood grain and noise. Equalising the photo's
+    histogram in tiles (CLAHE, ``EQUALIZE_CLIP``) raises them, and the grain and
+    the floor's joints with them: a last resort after :func:`find_grid` and the
+    board's outline, for a caller that checks the reading (which
+    :func:`vision.detect.detect_board` does). Sought on the whole image, then on
+    the region densest in crossings; ``details["equalized"]`` is set.
+    """
+    if size not in SIZES:
+        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
+    gray = _check_image(image)
+    height, width = gray.shape
+    if min(height, width) < MIN_SIDE:
+        return _failure(f"image is {width}x{height}, too small to hold a board")
+    rng = np.random.default_rng(0) if rng is None else rng
+    found = _search_once(
+        gray, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR, equalize=True
+    )
+    if not found:
+        region = _region_crop(gray)
+        if region is not None:
+            again = _search_in(
+                gray,
+                region,
+                size=size,
+                rng=rng,
+                smooth=SOFT_SMOOTH,
+                floor=SOFT_FLOOR,
+                equalize=True,
+            )
+            found = again if again else found
+    if not found:
+        return found
+    details = {**found.details, "equalized": 1.0}
+    return BoardDetection(grid=found.grid, confidence=found.confidence, details=details)
+
+
 def _region_crop(gray: npt.NDArray[np.uint8]) -> tuple[int, int, int, int] | None:
     """``(left, top, right, bottom)`` around the region densest in line crossings.
 
@@ -657,11 +704,17 @@ def _search_in(
     rng: np.random.Generator,
     smooth: float = 0.0,
     floor: float = LINE_FLOOR,
+    equalize: bool = False,
 ) -> BoardDetection:
     """:func:`_search_once` on a crop, the grid mapped back to the whole image."""
     left, top, right, bottom = region
     again = _search_once(
-        gray[top:bottom, left:right], size=size, rng=rng, smooth=smooth, floor=floor
+        gray[top:bottom, left:right],
+        size=size,
+        rng=rng,
+        smooth=smooth,
+        floor=floor,
+        equalize=equalize,
     )
     if again.grid is None:
         return again
@@ -1066,10 +1119,14 @@ def _search_once(
     rng: np.random.Generator,
     smooth: float = 0.0,
     floor: float = LINE_FLOOR,
+    equalize: bool = False,
 ) -> BoardDetection:
     """The automatic grid search on one image (see the module docstring)."""
     height, width = gray.shape
     work, scale = _working_copy(gray)
+    if equalize:
+        clahe = cv2.createCLAHE(clipLimit=EQUALIZE_CLIP, tileGridSize=(8, 8))
+        work = np.asarray(clahe.apply(work), dtype=np.uint8)
     if smooth > 0:
         work = np.asarray(cv2.GaussianBlur(work, (0, 0), smooth), dtype=np.uint8)
     response = line_response(work, width=7)

@@ -1,0 +1,55 @@
+"""Finding a grid whose lines are a grey level or two deep, on a locally equalised copy."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from datasets.synth import render_photo
+from datasets.synth.photos import photo_seed
+from vision import detect_board, read_stones
+from vision.grid import Grid, find_faint_grid, find_grid, grid_from_corners
+
+
+def faint_board(depth: float) -> tuple[np.ndarray, Grid]:
+    """A pale board on a dark table, its lines ``depth`` grey levels dark, blurred and noisy."""
+    image = np.full((720, 960), 120, np.float32)
+    corners = np.array([[260, 120], [700, 140], [720, 580], [240, 600]], dtype=np.float64)
+    margin = np.array([[-14, -14], [14, -14], [14, 14], [-14, 14]])
+    cv2.fillPoly(image, [(corners + margin).astype(np.int32)], 205)
+    grid = grid_from_corners(corners, size=19, image_shape=image.shape)
+    at = grid.intersections
+    for k in range(19):
+        for start, end in ((at[k, 0], at[k, -1]), (at[0, k], at[-1, k])):
+            a, b = (tuple(int(v) for v in np.round(p)) for p in (start, end))
+            cv2.line(image, a, b, 205 - depth, 1, cv2.LINE_AA)
+    noise = np.random.default_rng(1).normal(0.0, 1.0, image.shape)
+    image = cv2.GaussianBlur(image, (0, 0), 1.2) + noise
+    return np.clip(image, 0, 255).astype(np.uint8), grid
+
+
+def test_lines_a_few_grey_levels_deep_are_found_on_an_equalised_copy() -> None:
+    image, truth = faint_board(depth=5)
+    assert not find_grid(image, size=19)  # under every floor of the line search
+    found = find_faint_grid(image, size=19)
+    assert found.details["equalized"] == 1.0
+    assert np.abs(found.grid.intersections - truth.intersections).max() < 1.5
+
+
+def test_a_board_the_line_search_misses_is_read_from_its_faint_lines() -> None:
+    photo = render_photo(seed=photo_seed(555, 272), difficulty="hard")  # pale lines, 29 stones
+    assert photo.board is not None
+    assert not find_grid(photo.image, size=19)
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["equalized"] == 1.0
+    board = read_stones(photo.image, detection.grid).board
+    assert board == photo.board
+
+
+def test_a_floor_whose_equalised_joints_cross_like_a_grid_is_still_no_board() -> None:
+    photo = render_photo(seed=photo_seed(555, 6), difficulty="hard")  # no board in the picture
+    assert photo.board is None
+    assert find_faint_grid(photo.image, size=19)  # equalising raises the floor's joints
+    detection = detect_board(photo.image, size=19)
+    assert not detection
+    assert "the faint lines' grid does not read as a board" in detection.reason
