@@ -15,8 +15,10 @@ grid in the board's outline replaces theirs if it reads clearly surer
 whose stones read near certain is checked so only where its crossings are faint
 (``FAINT_EVIDENCE``): a sparse board reads as sure a line off. Where nothing
 found a board, the lattice of loose blobs (touching stones) may, if its stones
-read as a board. An unsure grid on which neither the stones nor the lines stand
-out from half a cell off (``BARE_CONTRAST``) is no board: a floor's tiles.
+read as a board; and last, lines a grey level or two deep, sought on a locally
+equalised copy (:func:`vision.grid.find_faint_grid`), under the same floors. An
+unsure grid on which neither the stones nor the lines stand out from half a cell
+off (``BARE_CONTRAST``) is no board: a floor's tiles.
 """
 
 from __future__ import annotations
