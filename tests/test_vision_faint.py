@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
+from vision.errors import VisionError
 from vision.grid import Grid, find_faint_grid, find_grid, grid_from_corners
 
 
@@ -53,3 +55,11 @@ def test_a_floor_whose_equalised_joints_cross_like_a_grid_is_still_no_board() ->
     detection = detect_board(photo.image, size=19)
     assert not detection
     assert "the faint lines' grid does not read as a board" in detection.reason
+
+
+def test_the_faint_search_refuses_what_the_line_search_refuses() -> None:
+    tiny = find_faint_grid(np.zeros((8, 8, 3), np.uint8), size=19)
+    assert not tiny
+    assert tiny.reason == "no board found: image is 8x8, too small to hold a board"
+    with pytest.raises(VisionError, match="board size must be one of"):
+        find_faint_grid(np.zeros((100, 100, 3), np.uint8), size=15)
