@@ -25,6 +25,9 @@ crossings, then for faint lines on a smoothed copy (see :func:`_search`). Last,
 for boards whose lines are blurred away or hidden, the lattice through the
 stones' centres (:mod:`vision.lattice`) places the grid, where the stones and what
 lines show leave the board's window in no doubt (:func:`find_by_stones`).
+:func:`find_faint_grid` searches once more on a copy equalised in tiles, for
+lines a grey level or two deep; it raises a floor's joints too, so it is left to
+a caller that checks the reading.
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
