@@ -179,6 +179,21 @@ def _failure(reason: str) -> BoardDetection:
     return BoardDetection(grid=None, confidence=0.0, reason=f"no board found: {reason}")
 
 
+def _checked(image: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.uint8]:
+    """Grey copy of the photo, once the board size and the array are known good."""
+    if size not in SIZES:
+        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
+    return _check_image(image)
+
+
+def _too_small(gray: npt.NDArray[np.uint8]) -> BoardDetection | None:
+    """The failure for a photo too small to hold a board, or None."""
+    height, width = gray.shape
+    if min(height, width) < MIN_SIDE:
+        return _failure(f"image is {width}x{height}, too small to hold a board")
+    return None
+
+
 def _check_image(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     """Grey copy of a BGR or grey uint8 image; VisionError for other arrays."""
     if not isinstance(image, np.ndarray) or image.dtype != np.uint8:
@@ -566,12 +581,10 @@ def find_grid(
     this and then, for an unsure placement, the grid centred on its stones
     (:mod:`vision.centring`).
     """
-    if size not in SIZES:
-        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
-    gray = _check_image(image)
+    gray = _checked(image, size)
+    if (small := _too_small(gray)) is not None:
+        return small
     height, width = gray.shape
-    if min(height, width) < MIN_SIDE:
-        return _failure(f"image is {width}x{height}, too small to hold a board")
     if corners is not None:
         grid = grid_from_corners(corners, size=size, image_shape=(height, width))
         return BoardDetection(grid=grid, confidence=1.0)
@@ -653,12 +666,9 @@ def find_faint_grid(
     :func:`vision.detect.detect_board` does). Sought on the whole image, then on
     the region densest in crossings; ``details["equalized"]`` is set.
     """
-    if size not in SIZES:
-        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
-    gray = _check_image(image)
-    height, width = gray.shape
-    if min(height, width) < MIN_SIDE:
-        return _failure(f"image is {width}x{height}, too small to hold a board")
+    gray = _checked(image, size)
+    if (small := _too_small(gray)) is not None:
+        return small
     rng = np.random.default_rng(0) if rng is None else rng
     found = _search_once(
         gray, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR, equalize=True
@@ -1047,12 +1057,10 @@ def find_by_stones(
     the blobs of touching stones too (:func:`vision.lattice.stone_centres`): more
     stones, and more specks, for a caller that can check the reading.
     """
-    if size not in SIZES:
-        raise VisionError(f"board size must be one of {SIZES}, got {size!r}")
-    gray = _check_image(image)
+    gray = _checked(image, size)
+    if (small := _too_small(gray)) is not None:
+        return small
     height, width = gray.shape
-    if min(height, width) < MIN_SIDE:
-        return _failure(f"image is {width}x{height}, too small to hold a board")
     work, scale = _working_copy(gray)
     centres, _ = stone_centres(work, loose=loose)
     lattice = fit_point_lattice(centres)
