@@ -18,7 +18,9 @@ found a board, the lattice of loose blobs (touching stones) may, if its stones
 read as a board; and last, lines a grey level or two deep, sought on a locally
 equalised copy (:func:`vision.grid.find_faint_grid`), under the same floors. A
 placement still unsure is snapped onto the lines near it while that makes its
-stones read surer (``SNAP_SURER``): one side of it may sit part of a cell off. An
+stones read surer (``SNAP_SURER``): one side of it may sit part of a cell off;
+and its window moves whole lines toward lines of stones left outside it
+(:func:`vision.centring.take_in_stones`). An
 unsure grid on which neither the stones nor the lines stand out from half a cell
 off (``BARE_CONTRAST``) is no board: a floor's tiles.
 """
@@ -29,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.centring import centre_on_stones, certainty, half_cell_contrast
+from vision.centring import centre_on_stones, certainty, half_cell_contrast, take_in_stones
 from vision.grid import (
     SURE_EVIDENCE,
     BoardDetection,
@@ -156,7 +158,10 @@ def detect_board(
         lattice placed it, ``details["outline"]`` where the grid was found in
         the board's outline (:func:`vision.outline.find_by_outline`);
         ``details["snapped"]`` counts the snaps onto the lines near it that made
-        an unsure placement's stones read surer (``SNAP_SURER``). For a
+        an unsure placement's stones read surer (``SNAP_SURER``);
+        ``details["moved_columns"]`` and ``details["moved_rows"]`` the lines
+        its window moved to take in stones left outside it
+        (:func:`vision.centring.take_in_stones`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -214,6 +219,10 @@ def detect_board(
         if snapped is not None:
             grid, sure, steps = snapped
             details["snapped"] = float(steps)
+    taken, (columns, rows) = take_in_stones(colour, grid)
+    if columns or rows:
+        grid, sure = taken, certainty(colour, taken)
+        details.update(moved_columns=float(columns), moved_rows=float(rows))
     if sure < LINED_CERTAINTY:
         lines = line_contrast(colour, grid)
         if lines < MIN_LINE_CONTRAST:
