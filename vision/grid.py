@@ -50,7 +50,7 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
-from vision.lattice import fit_point_lattice, stone_centres
+from vision.lattice import fit_point_lattice, stone_centres, touching_centres
 from vision.lines import Segments, find_segments, line_response, split_families
 
 __all__ = [
@@ -1044,7 +1044,7 @@ HALF_STEP_FACTOR = 3.0
 
 
 def find_by_stones(
-    image: npt.NDArray[np.uint8], *, size: int = 19, loose: bool = False
+    image: npt.NDArray[np.uint8], *, size: int = 19, loose: bool = False, touching: bool = False
 ) -> BoardDetection:
     """The grid through the stones' centres, for boards whose lines are not seen.
 
@@ -1055,14 +1055,16 @@ def find_by_stones(
     back on it where no lines place a grid; :func:`vision.detect.detect_board`
     also weighs it against a crowded board's unsure line grid. ``loose`` takes
     the blobs of touching stones too (:func:`vision.lattice.stone_centres`): more
-    stones, and more specks, for a caller that can check the reading.
+    stones, and more specks, for a caller that can check the reading;
+    ``touching`` takes the cores of the dark and bright regions instead
+    (:func:`vision.lattice.touching_centres`), for nearly full boards.
     """
     gray = _checked(image, size)
     if (small := _too_small(gray)) is not None:
         return small
     height, width = gray.shape
     work, scale = _working_copy(gray)
-    centres, _ = stone_centres(work, loose=loose)
+    centres, _ = touching_centres(work) if touching else stone_centres(work, loose=loose)
     lattice = fit_point_lattice(centres)
     if lattice is None or lattice.count < MIN_STONES:
         found = 0 if lattice is None else lattice.count

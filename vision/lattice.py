@@ -15,7 +15,9 @@ size; the lattice through them is grown from a seed stone:
    cells apart, or diagonal both) mean the true lattice is finer: it is halved
    and grown again.
 
-The seed whose lattice takes in the most stones wins. Pixel coordinates are
+The seed whose lattice takes in the most stones wins. On a nearly full board the
+stones merge into regions no blob detector keeps; :func:`touching_centres` finds
+them as the cores of those regions. Pixel coordinates are
 OpenCV's ``(x, y)``; lattice coordinates ``(u, v)`` are integers at stones.
 """
 
@@ -26,10 +28,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import numpy.typing as npt
+from skimage.filters import threshold_multiotsu
 
 from vision.geometry import apply_homography, fit_homography
 
-__all__ = ["PointLattice", "fit_point_lattice", "stone_centres"]
+__all__ = ["PointLattice", "fit_point_lattice", "stone_centres", "touching_centres"]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -115,6 +118,73 @@ def stone_centres(gray: npt.NDArray[np.uint8], *, loose: bool = False) -> tuple[
     return blobs[keep, :2], radius
 
 
+#: Radii (pixels) of the bands in which :func:`touching_centres` seeks stones'
+#: cores: from 4 pixels in steps of 1.4, each band taking 0.75 to 1.33 of its radius.
+CORE_RADII = tuple(4.0 * 1.4**k for k in range(8))
+CORE_BAND = (0.75, 1.33)
+#: Least distance (pixels) from a stone's core to its edge.
+MIN_CORE = 3.0
+
+
+def touching_centres(gray: npt.NDArray[np.uint8]) -> tuple[FloatArray, float]:
+    """Centres of stones that touch, as the cores of the dark and the bright regions.
+
+    On a nearly full board the stones touch and merge into regions the blob
+    detector (:func:`stone_centres`) rejects. The image is split into dark,
+    middle and bright by a three-class Otsu threshold; in the dark and the bright
+    regions, each stone's centre is a peak of the distance to the region's edge,
+    even where it touches its neighbours (the neck between two discs is
+    narrower). Peaks of one radius band are the stones of one board: the band
+    whose lattice (:func:`fit_point_lattice`) takes in most, and of those, the
+    stones in the largest connected patch of lattice points (the table's texture
+    gives peaks too, some on the lattice's far extension).
+
+    Returns
+    -------
+    centres : ndarray of shape (P, 2), float64
+    radius : float
+        The band's radius in pixels (0 when there are no stones).
+    """
+    none = (np.zeros((0, 2)), 0.0)
+    if int(gray.max()) - int(gray.min()) < 3:
+        return none
+    low, high = threshold_multiotsu(gray, classes=3)  # type: ignore[no-untyped-call]
+    peaks = []
+    for region in (gray < low, gray > high):
+        opened = cv2.morphologyEx(
+            region.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8)
+        )
+        depth = cv2.distanceTransform(opened, cv2.DIST_L2, 5)
+        top = (depth >= cv2.dilate(depth, np.ones((5, 5), np.uint8))) & (depth >= MIN_CORE)
+        ys, xs = np.nonzero(top)
+        peaks.append(np.stack([xs, ys, depth[ys, xs]], axis=1).astype(np.float64))
+    found = np.concatenate(peaks)
+    best: tuple[PointLattice, FloatArray, float] | None = None
+    for radius in CORE_RADII:
+        band = found[
+            (found[:, 2] >= CORE_BAND[0] * radius) & (found[:, 2] <= CORE_BAND[1] * radius)
+        ]
+        lattice = fit_point_lattice(band[:, :2]) if len(band) >= 8 else None
+        if lattice is not None and (best is None or lattice.count > best[0].count):
+            best = (lattice, band[:, :2], radius)
+    if best is None:
+        return none
+    lattice, centres, radius = best
+    coords = lattice.coords[lattice.on].astype(np.int64)
+    low_uv = coords.min(axis=0)
+    occupied = np.zeros(tuple(coords.max(axis=0) - low_uv + 1)[::-1], dtype=np.uint8)
+    occupied[coords[:, 1] - low_uv[1], coords[:, 0] - low_uv[0]] = 1
+    _, patches = cv2.connectedComponents(cv2.dilate(occupied, np.ones((3, 3), np.uint8)))
+    patch = patches[coords[:, 1] - low_uv[1], coords[:, 0] - low_uv[0]]
+    largest = np.bincount(patch).argmax()
+    return centres[lattice.on][patch == largest], radius
+
+
+def _degenerate(homography: FloatArray) -> bool:
+    """Whether a lattice's homography is singular (its basis collinear) or not finite."""
+    return not np.all(np.isfinite(homography)) or float(np.linalg.cond(homography)) > 1e12
+
+
 def _inverse(homography: FloatArray) -> FloatArray:
     return np.asarray(np.linalg.inv(homography), dtype=np.float64)
 
@@ -157,6 +227,8 @@ def _grow(points: FloatArray, seed: int, a: FloatArray, b: FloatArray) -> PointL
     homography = np.array(
         [[a[0], b[0], points[seed, 0]], [a[1], b[1], points[seed, 1]], [0, 0, 1.0]]
     )
+    if _degenerate(homography):
+        return None
     on = np.zeros(len(points), dtype=bool)
     on[seed] = True
     for round_ in range(ROUNDS):
@@ -176,7 +248,7 @@ def _grow(points: FloatArray, seed: int, a: FloatArray, b: FloatArray) -> PointL
         if chosen.sum() < 3:
             return None
         refitted = _fit(nearest[chosen], points[chosen])
-        if refitted is None:
+        if refitted is None or refitted[2, 2] == 0 or _degenerate(refitted):
             return None
         settled = bool((chosen == on).all()) and round_ > 1
         homography, on = refitted / refitted[2, 2], chosen
