@@ -120,8 +120,8 @@ OUTLINE_LINES_CLEARER = 0.2
 #: read nearly sure. Of 627 dev boards, 124 read under it, 9 of them misplaced.
 SNAP_UNSURE = -0.003
 #: How much surer each snap must make the stones read to be kept. Dev photos
-#: (those 124): two misplaced boards (555 #234, 333 #80) are read right and one
-#: placed right gains 6 points; snaps that cost points gained 0.001 at most.
+#: (those 124): two misplaced boards (555 #234, 333 #80) are read right and two
+#: placed right gain 7 points; snaps that would cost points gained 0.001 at most.
 SNAP_SURER = 0.003
 #: Most snaps in a row: each moves every line at most half a cell.
 SNAP_STEPS = 3
@@ -191,10 +191,10 @@ def detect_board(
         outlined = find_by_outline(colour, size=size)
         if outlined:
             return outlined
-        stoned = _found_by_loose_stones(colour, size)
+        stoned = _found_by_stones_alone(colour, size)
         if stoned:
             return stoned
-        cored = _found_by_loose_stones(colour, size, touching=True)
+        cored = _found_by_stones_alone(colour, size, touching=True)
         if cored:
             return cored
         faint = _found_by_faint_lines(colour, size, rng)
@@ -304,7 +304,7 @@ def _stones_reading_better(
     return best if best is not None and best[1] >= sure + STONES_SURER else None
 
 
-def _found_by_loose_stones(
+def _found_by_stones_alone(
     image: npt.NDArray[np.uint8], size: int, *, touching: bool = False
 ) -> BoardDetection:
     """The grid through the blobs of touching stones too, where nothing else found a board.
