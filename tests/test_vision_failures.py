@@ -78,6 +78,11 @@ def test_scattered_lines_are_not_a_board() -> None:
     detection = detect_board(image)
     assert not detection
     assert detection.reason.startswith("no board found: ")
+    # Every search says why, by name, in the order they ran.
+    said = [
+        part.split(":")[0] for part in detection.reason.removeprefix("no board found: ").split("; ")
+    ]
+    assert said == ["lines", "outline", "loose stones", "stones' cores", "faint lines"]
 
 
 def test_a_tiled_floor_is_not_a_board() -> None:

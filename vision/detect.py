@@ -200,11 +200,18 @@ def detect_board(
         faint = _found_by_faint_lines(colour, size, rng)
         if faint:
             return faint
+        # Each search's reason, named by the search: two of them share texts.
+        searches = {
+            "lines": found,
+            "outline": outlined,
+            "loose stones": stoned,
+            "stones' cores": cored,
+            "faint lines": faint,
+        }
         reasons = [
-            r.removeprefix("no board found: ")
-            for r in (outlined.reason, stoned.reason, cored.reason, faint.reason)
+            f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()
         ]
-        return BoardDetection(grid=None, reason="; ".join([found.reason, *reasons]))
+        return BoardDetection(grid=None, reason="no board found: " + "; ".join(reasons))
     if found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
         return found
     grid, gain = centre_on_stones(colour, found.grid)
