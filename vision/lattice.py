@@ -124,6 +124,11 @@ CORE_RADII = tuple(4.0 * 1.4**k for k in range(8))
 CORE_BAND = (0.75, 1.33)
 #: Least distance (pixels) from a stone's core to its edge.
 MIN_CORE = 3.0
+#: Most cores in a band worth a lattice: three times the points of a 19×19
+#: board. More is the texture of a table or a floor (dev no-board photos: up to
+#: 2317 in a band, 1.4 s to fit), where the nearly full boards read from their
+#: cores had 428 to 701.
+MAX_CORES = 3 * 19 * 19
 
 
 def touching_centres(gray: npt.NDArray[np.uint8]) -> tuple[FloatArray, float]:
@@ -164,7 +169,7 @@ def touching_centres(gray: npt.NDArray[np.uint8]) -> tuple[FloatArray, float]:
         band = found[
             (found[:, 2] >= CORE_BAND[0] * radius) & (found[:, 2] <= CORE_BAND[1] * radius)
         ]
-        lattice = fit_point_lattice(band[:, :2]) if len(band) >= 8 else None
+        lattice = fit_point_lattice(band[:, :2]) if 8 <= len(band) <= MAX_CORES else None
         if lattice is not None and (best is None or lattice.count > best[0].count):
             best = (lattice, band[:, :2], radius)
     if best is None:
