@@ -295,9 +295,18 @@ def _stones_reading_better(
     board = np.array([list(row) for row in read_stones(image, placed).board])
     if float(np.mean(board != ".")) >= CROWDED:
         kinds.append((False, True))
-    for loose, touching in kinds:
-        found = find_by_stones(image, size=placed.size, loose=loose, touching=touching)
+    tries: list[tuple[bool, bool, int | None]] = [
+        (loose, touching, None) for loose, touching in kinds
+    ]
+    while tries:
+        loose, touching, diagonal = tries.pop(0)
+        found = find_by_stones(
+            image, size=placed.size, loose=loose, touching=touching, diagonal=diagonal
+        )
         if found.grid is None:
+            if diagonal is None and not touching:
+                # Perhaps the gaps between crowded stones made the lattice √2 finer.
+                tries[:0] = [(loose, touching, 0), (loose, touching, 1)]
             continue
         grid, gain = centre_on_stones(image, found.grid)
         sure_stones = certainty(image, grid)
@@ -305,6 +314,8 @@ def _stones_reading_better(
             details = {"by_stones": 1.0, "stones": found.details["stones"], "loose": float(loose)}
             if touching:
                 details["touching"] = 1.0
+            if diagonal is not None:
+                details["diagonal"] = float(diagonal)
             if gain != 0.0:
                 details["centred"] = gain
             best = (grid, sure_stones, details)
@@ -318,24 +329,49 @@ def _found_by_stones_alone(
 
     Loose blobs take in specks, so the board must read as one: its stones sure
     (``MIN_CERTAINTY``) and standing out from half a cell off (``MIN_CONTRAST``),
-    the floors a board's outline must pass. ``touching``: through the cores of
-    the dark and bright regions instead (:func:`vision.lattice.touching_centres`),
-    where stones merge into regions on a nearly full board.
+    the floors a board's outline must pass; or, as a line grid must, surer
+    (``LINED_CERTAINTY``) and standing out at all (``BARE_CONTRAST``): a nearly
+    full board reads nearly as sure half a cell off. Either class of the
+    blobs' lattice's points is tried too (``diagonal``, the gaps between crowded
+    stones being blobs too), and the surest grid that passes is kept.
+    ``touching``: through the cores of the dark and bright regions instead
+    (:func:`vision.lattice.touching_centres`), where stones merge into regions
+    on a nearly full board, under the outline's floors only (its lattice a cell
+    off on dev 555 #94 reads -0.019, and 0.037 over half a cell off).
     """
-    found = find_by_stones(image, size=size, loose=not touching, touching=touching)
-    if found.grid is None:
-        return found
-    grid, gain = centre_on_stones(image, found.grid)
-    sure = certainty(image, grid)
-    if sure < MIN_CERTAINTY or half_cell_contrast(image, grid) < MIN_CONTRAST:
-        return BoardDetection(
-            grid=None, reason="no board found: the stones' lattice does not read as a board"
+    best: BoardDetection | None = None
+    failed = BoardDetection(
+        grid=None, reason="no board found: the stones' lattice does not read as a board"
+    )
+    for diagonal in (None,) if touching else (None, 0, 1):
+        found = find_by_stones(
+            image, size=size, loose=not touching, touching=touching, diagonal=diagonal
         )
-    details = {**found.details, "touching" if touching else "loose": 1.0, "certainty": sure}
-    if gain != 0.0:
-        details["centred"] = gain
-    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
-    return BoardDetection(grid=grid, confidence=confidence, details=details)
+        if found.grid is None:
+            if diagonal is None:
+                failed = found
+            continue
+        grid, gain = centre_on_stones(image, found.grid)
+        sure = certainty(image, grid)
+        contrast = half_cell_contrast(image, grid)
+        stands_out = sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST
+        bare = not touching and sure >= LINED_CERTAINTY and contrast >= BARE_CONTRAST
+        if not (stands_out or bare):
+            if diagonal is None:
+                failed = BoardDetection(
+                    grid=None, reason="no board found: the stones' lattice does not read as a board"
+                )
+            continue
+        if best is not None and sure <= best.details["certainty"]:
+            continue
+        details = {**found.details, "touching" if touching else "loose": 1.0, "certainty": sure}
+        if diagonal is not None:
+            details["diagonal"] = float(diagonal)
+        if gain != 0.0:
+            details["centred"] = gain
+        confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+        best = BoardDetection(grid=grid, confidence=confidence, details=details)
+    return best if best is not None else failed
 
 
 def _found_by_faint_lines(

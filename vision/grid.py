@@ -50,7 +50,12 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
-from vision.lattice import fit_point_lattice, stone_centres, touching_centres
+from vision.lattice import (
+    diagonal_sublattice,
+    fit_point_lattice,
+    stone_centres,
+    touching_centres,
+)
 from vision.lines import Segments, find_segments, line_response, split_families
 
 __all__ = [
@@ -1044,7 +1049,12 @@ HALF_STEP_FACTOR = 3.0
 
 
 def find_by_stones(
-    image: npt.NDArray[np.uint8], *, size: int = 19, loose: bool = False, touching: bool = False
+    image: npt.NDArray[np.uint8],
+    *,
+    size: int = 19,
+    loose: bool = False,
+    touching: bool = False,
+    diagonal: int | None = None,
 ) -> BoardDetection:
     """The grid through the stones' centres, for boards whose lines are not seen.
 
@@ -1058,6 +1068,9 @@ def find_by_stones(
     stones, and more specks, for a caller that can check the reading;
     ``touching`` takes the cores of the dark and bright regions instead
     (:func:`vision.lattice.touching_centres`), for nearly full boards.
+    ``diagonal`` (0 or 1) takes that class of the lattice's points instead
+    (:func:`vision.lattice.diagonal_sublattice`): on a crowded board the gaps
+    between the stones are blobs too.
     """
     gray = _checked(image, size)
     if (small := _too_small(gray)) is not None:
@@ -1066,6 +1079,8 @@ def find_by_stones(
     work, scale = _working_copy(gray)
     centres, _ = touching_centres(work) if touching else stone_centres(work, loose=loose)
     lattice = fit_point_lattice(centres)
+    if lattice is not None and diagonal is not None:
+        lattice = diagonal_sublattice(lattice, centres, diagonal)
     if lattice is None or lattice.count < MIN_STONES:
         found = 0 if lattice is None else lattice.count
         return _failure(f"no lines, and too few stones in a lattice ({found})")

@@ -32,7 +32,13 @@ from skimage.filters import threshold_multiotsu
 
 from vision.geometry import apply_homography, fit_homography
 
-__all__ = ["PointLattice", "fit_point_lattice", "stone_centres", "touching_centres"]
+__all__ = [
+    "PointLattice",
+    "diagonal_sublattice",
+    "fit_point_lattice",
+    "stone_centres",
+    "touching_centres",
+]
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -365,3 +371,24 @@ def fit_point_lattice(points: npt.ArrayLike, *, seeds: int = SEEDS) -> PointLatt
         if best is None or grown.count > best.count:
             best = grown
     return best
+
+
+def diagonal_sublattice(lattice: PointLattice, points: npt.ArrayLike, parity: int) -> PointLattice:
+    """Every other point of ``lattice``: the lattice turned 45 degrees and √2 coarser.
+
+    On a crowded board the board shows between the stones, and its bright or
+    dark patches (between four stones, or two at the edge) are blobs of a
+    stone's size too. The lattice through them all is √2 finer than the board's
+    and turned 45 degrees; the stones are the points of one class, those whose
+    ``u + v`` is even or odd (``parity``), where the finer lattice's own checks
+    (each class a share of the points) cannot tell. The new ``(a, b)`` are such
+    that ``u = a - b + parity``, ``v = a + b``; points of the other class are off.
+    """
+    turn = np.array([[1.0, -1.0, float(parity)], [1.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
+    homography = lattice.homography @ turn
+    at = apply_homography(_inverse(homography), np.asarray(points, dtype=np.float64))
+    coords = np.round(at)
+    residuals = np.abs(at - coords).max(axis=1)
+    in_class = np.mod(lattice.coords.sum(axis=1), 2) == parity
+    on = lattice.on & in_class & (residuals <= MAX_RESIDUAL)
+    return PointLattice(homography=homography, on=on, coords=coords, residuals=residuals)
