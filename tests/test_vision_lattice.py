@@ -10,6 +10,7 @@ import pytest
 import vision.detect
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
+from server.bench.vision import aligned_board
 from vision import detect_board, read_stones
 from vision.geometry import apply_homography, fit_homography
 from vision.grid import find_grid
@@ -271,3 +272,20 @@ def test_a_crowded_small_board_no_search_placed_is_read_from_one_class_of_its_bl
     assert detection.details["loose"] == 1.0
     assert "diagonal" in detection.details
     assert _wrong(read_stones(photo.image, detection.grid).board, photo.board) <= 2
+
+
+def test_an_outline_grid_that_reads_unsure_gives_way_to_the_stones_lattice(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 555 #157: no lines found; the board's outline places a grid a line off
+    # (certainty -0.045), the loose blobs' lattice the right one (-0.022).
+    photo = render_photo(seed=photo_seed(555, 157), difficulty="hard")
+    assert photo.board is not None
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["by_stones"] == 1.0
+    assert _wrong(read_stones(photo.image, detection.grid).board, photo.board) <= 3
+    monkeypatch.setattr(vision.detect, "_stones_reading_better", lambda *args, **kwargs: None)
+    outlined = detect_board(photo.image, size=19)
+    assert "outline" in outlined.details
+    seen = np.array([list(row) for row in read_stones(photo.image, outlined.grid).board])
+    assert aligned_board(seen, outlined.grid.corners, np.asarray(photo.corners)) is None

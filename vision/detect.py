@@ -8,7 +8,8 @@ stones read surest. The grid through the stones' own lattice
 (:func:`vision.grid.find_by_stones`), centred too, replaces it where it reads
 clearly surer (``STONES_SURER``): a crowded board's seams pass for lines. Where
 the lines place no grid at all, the board's outline and its stones may still
-(:func:`vision.outline.find_by_outline`); and where they place it unsure, the
+(:func:`vision.outline.find_by_outline`; an outline's unsure grid gives way to
+the stones' lattice as a line grid does); and where they place it unsure, the
 grid in the board's outline replaces theirs if it reads clearly surer
 (``OUTLINE_SURER``), or where its lines show clearly more
 (``OUTLINE_LINES_CLEARER``): the lines' window may be lines off. A placement
@@ -190,7 +191,7 @@ def detect_board(
     if found.grid is None:
         outlined = find_by_outline(colour, size=size)
         if outlined:
-            return outlined
+            return _outline_or_stones(colour, outlined)
         stoned = _found_by_stones_alone(colour, size)
         if stoned:
             return stoned
@@ -258,6 +259,25 @@ def detect_board(
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -> BoardDetection:
+    """The grid an outline placed, or the stones' lattice where it reads clearly surer.
+
+    Where the lines placed no grid, an outline's grid that reads unsure is
+    weighed against the stones' own lattice as an unsure line grid is
+    (``STONES_SURER``): a thick board's side face or a bowl's rim can widen the
+    outline by a cell on one side.
+    """
+    sure = float(outlined.details["certainty"])
+    if sure + STONES_SURER > 0.0 or outlined.grid is None:
+        return outlined
+    by_stones = _stones_reading_better(image, outlined.grid, sure)
+    if by_stones is None:
+        return outlined
+    grid, sure, details = by_stones
+    confidence = min(outlined.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    return BoardDetection(grid=grid, confidence=confidence, details={**details, "certainty": sure})
 
 
 def _snapped_surer(
