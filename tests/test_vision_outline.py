@@ -164,11 +164,13 @@ def test_a_board_placed_lines_off_says_so_in_its_confidence() -> None:
     assert detection.confidence < 0.25  # a board placed right reads over 0.5 (below)
 
 
-@pytest.mark.parametrize(("run", "index"), [(555, 85), (555, 166), (333, 191)])
+@pytest.mark.parametrize(("run", "index"), [(555, 85), (333, 191)])
 def test_a_grid_on_which_neither_stones_nor_lines_stand_out_is_refused(
     run: int, index: int
 ) -> None:
-    # Two nearly full boards the lines place lines off, and a floor of tiles.
+    # A nearly full board the lines place lines off, and a floor of tiles. (555
+    # #166 was a third: one class of its blobs' lattice now reads it exactly,
+    # in tests/test_vision_lattice.py.)
     photo = hard_photo(run, index)
     assert find_grid(photo.image, size=19)
     detection = detect_board(photo.image, size=19)
