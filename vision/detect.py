@@ -167,6 +167,9 @@ def detect_board(
         onto its stones; ``details["by_stones"]`` is set where the stones'
         lattice placed it, ``details["outline"]`` where the grid was found in
         the board's outline (:func:`vision.outline.find_by_outline`);
+        ``details["diagonal"]`` the class of the blobs' lattice taken, where the
+        gaps between crowded stones made it finer
+        (:func:`vision.lattice.diagonal_sublattice`);
         ``details["snapped"]`` counts the snaps onto the lines near it that made
         an unsure placement's stones read surer (``SNAP_SURER``);
         ``details["moved_columns"]`` and ``details["moved_rows"]`` the lines
@@ -360,6 +363,7 @@ def _found_by_stones_alone(
     off on dev 555 #94 reads -0.019, and 0.037 over half a cell off).
     """
     best: BoardDetection | None = None
+    # The plain lattice's failure names the search's; its classes are a retry.
     failed = BoardDetection(
         grid=None, reason="no board found: the stones' lattice does not read as a board"
     )
@@ -377,10 +381,6 @@ def _found_by_stones_alone(
         stands_out = sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST
         bare = not touching and sure >= LINED_CERTAINTY and contrast >= BARE_CONTRAST
         if not (stands_out or bare):
-            if diagonal is None:
-                failed = BoardDetection(
-                    grid=None, reason="no board found: the stones' lattice does not read as a board"
-                )
             continue
         if best is not None and sure <= best.details["certainty"]:
             continue
