@@ -29,6 +29,11 @@ lines show leave the board's window in no doubt (:func:`find_by_stones`).
 lines a grey level or two deep; it raises a floor's joints too, so it is left to
 a caller that checks the reading.
 
+For a grid placed by other means, or unsure: :func:`snap_to_lines` moves each of
+its lines onto the board's line nearest it, and :func:`stretch_to_lines` moves
+its sides, keeping its lines evenly spaced, until they lie on the board's, where
+a wrong spacing leaves it lines off at the far side.
+
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
 
@@ -69,6 +74,7 @@ __all__ = [
     "find_grid",
     "grid_from_corners",
     "snap_to_lines",
+    "stretch_to_lines",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -1023,6 +1029,135 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
         to_work = better / better[2, 2]
     placed = _image_grid(
         apply_homography(to_work, lattice).reshape(n, n, 2),
+        to_work,
+        work.shape[:2],
+        scale,
+        (height, width),
+        n,
+    )
+    return None if isinstance(placed, str) else placed
+
+
+#: How far (cells) :func:`stretch_to_lines` moves each side of a grid, in and out,
+#: and in what steps (coarse, then fine around the best).
+STRETCH_REACH = 2.5
+STRETCH_STEP = 0.1
+STRETCH_FINE = 0.02
+#: Moves made in each size of step, each the best of any side's.
+STRETCH_MOVES = 4
+#: A line's response counts at most this many times the median line's of the grid
+#: it starts from: a board's rim or a table's edge responds far more than a line.
+STRETCH_CAP = 2.0
+#: Blur (pixels of the working copy) of the line response the lines are scored on:
+#: a line a pixel off still scores, so that a move's score rises toward the lines.
+STRETCH_SMOOTH = 1.0
+
+
+def _side_moved(homography: FloatArray, size: int, side: int, cells: float) -> FloatArray:
+    """``homography`` with one side of the N×N window moved ``cells`` along its axis.
+
+    Sides: 0 the first column, 1 the last, 2 the first row, 3 the last. The other
+    three sides stay where they are; the lines between are spaced anew in
+    perspective.
+    """
+    n = size - 1
+    window = np.array([[0.0, 0.0], [n, 0.0], [n, n], [0.0, n]])
+    moved = window.copy()
+    corners, axis = {0: ([0, 3], 0), 1: ([1, 2], 0), 2: ([0, 1], 1), 3: ([2, 3], 1)}[side]
+    moved[corners, axis] += cells
+    image = apply_homography(homography, moved)
+    return np.asarray(
+        cv2.getPerspectiveTransform(window.astype(np.float32), image.astype(np.float32)),
+        dtype=np.float64,
+    )
+
+
+def _lines_on_response(
+    response: npt.NDArray[np.float32], homographies: FloatArray, size: int
+) -> FloatArray:
+    """Each line's response under each of K grids: ndarray of shape (K, 2N), rows first.
+
+    A line's response is the median along it between intersections, so that stones
+    over a line count little. ``homographies``: (K, 3, 3), lattice to ``response``.
+    """
+    along = (np.arange(size - 1, dtype=np.float64)[:, None] + np.array([0.25, 0.5, 0.75])).ravel()
+    a, c = np.meshgrid(along, np.arange(size, dtype=np.float64))
+    uv = np.concatenate([np.stack([a, c], axis=-1), np.stack([c, a], axis=-1)]).reshape(-1, 2)
+    mapped = homographies @ np.vstack([uv.T, np.ones(len(uv))])  # (K, 3, P)
+    xs = (mapped[:, 0] / mapped[:, 2]).astype(np.float32)
+    ys = (mapped[:, 1] / mapped[:, 2]).astype(np.float32)
+    values = cv2.remap(
+        response,
+        xs,
+        ys,
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).reshape(len(homographies), 2 * size, -1)
+    return np.asarray(np.median(values, axis=2), dtype=np.float64)
+
+
+def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
+    """The grid with each side moved so that its lines lie on the board's, or None.
+
+    A grid placed from a wrong vanishing point, or on a lattice of the wrong
+    spacing, lies on the board's lines at one side and drifts off them toward the
+    other, by a line or two at the far side; snapping each line onto the nearest
+    (:func:`snap_to_lines`) would then take the wrong ones there. Moving a whole
+    side (up to ``STRETCH_REACH`` cells, both ways) keeps the lines evenly spaced
+    in perspective while it finds the spacing at which all of them lie on lines:
+    up to ``STRETCH_MOVES`` times the best move of any side, in ``STRETCH_STEP``
+    cells, then as many in ``STRETCH_FINE``. The score is the mean over the lines
+    of each line's response (:func:`_lines_on_response`), each at most
+    ``STRETCH_CAP`` times the starting grid's median line: moving the outer lines
+    onto a board's rim does not pay. Last, each line is refined on the line
+    response, with the lens's distortion, as the search's own grid is. None where
+    no move scores higher, or the result is not a board's grid (cells not square
+    in the world, off the picture).
+    """
+    gray = _check_image(image)
+    height, width = gray.shape
+    work, scale = _working_copy(gray)
+    raw = line_response(work, width=7)
+    response = np.asarray(
+        cv2.GaussianBlur(raw.astype(np.float32), (0, 0), STRETCH_SMOOTH), dtype=np.float32
+    )
+    to_work_pixels = np.array(
+        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
+    )
+    to_work = to_work_pixels @ grid.homography
+    n = grid.size
+    starting = _lines_on_response(response, to_work[None], n)[0]
+    cap = max(STRETCH_CAP * float(np.median(starting)), 1.0)
+    start = best = float(np.minimum(starting, cap).mean())
+    coarse = np.arange(-STRETCH_REACH, STRETCH_REACH + 1e-9, STRETCH_STEP)
+    fine = np.arange(-5 * STRETCH_FINE, 5 * STRETCH_FINE + 1e-9, STRETCH_FINE)
+    for cells in (coarse, fine):
+        for _ in range(STRETCH_MOVES):
+            # The best move of any side: a side already on the lines, moved first,
+            # would follow the lines gone astray at the others.
+            tried = np.stack(
+                [_side_moved(to_work, n, side, float(c)) for side in range(4) for c in cells]
+            )
+            scores = np.minimum(_lines_on_response(response, tried, n), cap).mean(axis=1)
+            k = int(np.argmax(scores))
+            if scores[k] <= best:
+                break
+            best, to_work = float(scores[k]), tried[k]
+    if best <= start:
+        return None
+    lattice = np.stack(
+        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
+    ).reshape(-1, 2)
+    points = apply_homography(to_work, lattice).reshape(n, n, 2)
+    # Each line refined on the response, the lens's distortion too, as the search's
+    # own grid is: the stretch places lines evenly in perspective only.
+    threshold, _ = cv2.threshold(raw, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    refined = _refine_lines(raw.astype(np.float32) / max(threshold, SOFT_FLOOR), to_work, n)
+    if refined is not None:
+        points = refined[0]
+    placed = _image_grid(
+        points,
         to_work,
         work.shape[:2],
         scale,

@@ -1,0 +1,97 @@
+"""A grid whose lines drift off the board's toward one side, stretched back onto them."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from datasets.synth import SynthPhoto, render_photo
+from datasets.synth.photos import photo_seed
+from tests.vision_synthetic import draw_board
+from vision import detect_board, read_stones
+from vision.geometry import apply_homography
+from vision.grid import Grid, find_grid, grid_from_corners, snap_to_lines, stretch_to_lines
+
+EMPTY_19 = ["." * 19] * 19
+TILTED = [(230, 80), (590, 90), (760, 560), (50, 550)]
+
+
+@functools.cache
+def hard_photo(run: int, index: int) -> SynthPhoto:
+    """Photo ``index`` of the hard synthetic run seeded ``run`` (as ``kifu synth photos``)."""
+    return render_photo(seed=photo_seed(run, index), difficulty="hard")
+
+
+def cells_off(grid: Grid, exact: Grid) -> float:
+    """How far, in the board's cells, the grid's intersection farthest from its true place lies.
+
+    Measured in the true grid's lattice, whichever corner the grid names
+    board[0][0] (the board's symmetries are tried).
+    """
+    n = exact.size
+    uv = apply_homography(np.linalg.inv(exact.homography), grid.intersections.reshape(-1, 2))
+    uv = uv.reshape(n, n, 2)
+    turns = [np.rot90(uv, k, axes=(0, 1)) for k in range(4)]
+    orders = turns + [np.swapaxes(t, 0, 1) for t in turns]
+    cols, rows = np.meshgrid(np.arange(n), np.arange(n))
+    lattice = np.stack([cols, rows], axis=-1)
+    return min(float(np.linalg.norm(o - lattice, axis=-1).max()) for o in orders)
+
+
+def drawn_board() -> tuple[np.ndarray, Grid]:
+    """An empty board drawn in perspective, and its true grid."""
+    image, truth = draw_board(EMPTY_19, corners=TILTED, rng=np.random.default_rng(4))
+    exact = grid_from_corners(
+        [truth[0, 0], truth[0, -1], truth[-1, -1], truth[-1, 0]],
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    return image, exact
+
+
+def test_a_grid_squeezed_lines_off_at_its_far_sides_is_stretched_back_onto_the_lines() -> None:
+    image, exact = drawn_board()
+    # The first row and column right, the last column 1.6 lines in and the last
+    # row 0.8: the lines between drift from on the board's to lines off them.
+    squeezed = grid_from_corners(
+        apply_homography(
+            exact.homography, np.array([[0.0, 0.0], [16.4, 0.0], [16.4, 17.2], [0.0, 17.2]])
+        ),
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    assert cells_off(squeezed, exact) > 1.5
+    snapped = snap_to_lines(image, squeezed)  # each line onto its nearest: the wrong ones
+    assert snapped is not None and cells_off(snapped, exact) > 1.5
+    stretched = stretch_to_lines(image, squeezed)
+    assert stretched is not None
+    assert cells_off(stretched, exact) < 0.1
+
+
+def test_a_grid_on_the_lines_stays_on_them() -> None:
+    image, exact = drawn_board()
+    stretched = stretch_to_lines(image, exact)
+    assert stretched is None or cells_off(stretched, exact) < 0.1
+
+
+@pytest.mark.parametrize(
+    ("index", "wrong"),
+    [
+        (189, 0),  # stones on the first line only; the lattice 1.8 lines short at the far side
+        (34, 5),  # a dim board in motion blur; its rows 1.2 lines off at the far side
+    ],
+)
+def test_a_board_whose_lines_grid_drifts_off_them_is_read_once_stretched(
+    index: int, wrong: int
+) -> None:
+    photo = hard_photo(1357, index)
+    assert photo.board is not None
+    by_lines = find_grid(photo.image, size=19)
+    assert by_lines and by_lines.details["evidence"] < 0.7  # the lines leave it unsure
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["stretched"] == 1.0
+    board = read_stones(photo.image, detection.grid).board
+    pairs = zip(board, photo.board, strict=True)
+    assert sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True)) <= wrong
