@@ -12,7 +12,14 @@ from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import draw_board
 from vision import detect_board, read_stones
 from vision.geometry import apply_homography
-from vision.grid import Grid, find_grid, grid_from_corners, snap_to_lines, stretch_to_lines
+from vision.grid import (
+    STRETCH_REACH,
+    Grid,
+    find_grid,
+    grid_from_corners,
+    snap_to_lines,
+    stretch_to_lines,
+)
 
 EMPTY_19 = ["." * 19] * 19
 TILTED = [(230, 80), (590, 90), (760, 560), (50, 550)]
@@ -68,6 +75,27 @@ def test_a_grid_squeezed_lines_off_at_its_far_sides_is_stretched_back_onto_the_l
     stretched = stretch_to_lines(image, squeezed)
     assert stretched is not None
     assert cells_off(stretched, exact) < 0.1
+
+
+def test_no_side_is_moved_beyond_the_reach_however_many_moves_take_it() -> None:
+    image, exact = drawn_board()
+    # 3.5 lines short at the far side: no side can reach the board's within its
+    # reach, and moves of a side again and again once took it 4 cells.
+    squeezed = grid_from_corners(
+        apply_homography(
+            exact.homography, np.array([[0.0, 0.0], [15.5, 0.0], [15.5, 18.0], [0.0, 18.0]])
+        ),
+        size=19,
+        image_shape=image.shape[:2],
+    )
+    stretched = stretch_to_lines(image, squeezed)
+    assert stretched is not None
+    corners = stretched.intersections[[0, 0, -1, -1], [0, -1, -1, 0]]
+    moved = apply_homography(np.linalg.inv(squeezed.homography), corners) - np.array(
+        [[0.0, 0.0], [18.0, 0.0], [18.0, 18.0], [0.0, 18.0]]
+    )
+    # The lines are refined last, a little beyond the stretch's own reach.
+    assert np.abs(moved).max() <= STRETCH_REACH + 0.1
 
 
 def test_a_grid_on_the_lines_stays_on_them() -> None:

@@ -1111,9 +1111,11 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
     of each line's response (:func:`_lines_on_response`), each at most
     ``STRETCH_CAP`` times the starting grid's median line: moving the outer lines
     onto a board's rim does not pay. Last, each line is refined on the line
-    response, with the lens's distortion, as the search's own grid is. None where
-    no move scores higher, or the result is not a board's grid (cells not square
-    in the world, off the picture).
+    response, with the lens's distortion, as the search's own grid is. No corner
+    ends more than ``STRETCH_REACH`` of the starting grid's cells from where it
+    started, however many moves took it there. None where no move scores higher,
+    or the result is not a board's grid (cells not square in the world, off the
+    picture).
     """
     gray = _check_image(image)
     height, width = gray.shape
@@ -1132,6 +1134,8 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
     start = best = float(np.minimum(starting, cap).mean())
     coarse = np.arange(-STRETCH_REACH, STRETCH_REACH + 1e-9, STRETCH_STEP)
     fine = np.arange(-5 * STRETCH_FINE, 5 * STRETCH_FINE + 1e-9, STRETCH_FINE)
+    window = np.array([[0.0, 0.0], [n - 1, 0.0], [n - 1, n - 1], [0.0, n - 1]])
+    to_start = np.linalg.inv(to_work)
     for cells in (coarse, fine):
         for _ in range(STRETCH_MOVES):
             # The best move of any side: a side already on the lines, moved first,
@@ -1140,6 +1144,11 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
                 [_side_moved(to_work, n, side, float(c)) for side in range(4) for c in cells]
             )
             scores = np.minimum(_lines_on_response(response, tried, n), cap).mean(axis=1)
+            # Each corner stays within the reach of where it started, in the
+            # starting grid's cells, over all the moves together: on a small
+            # board, sides moved again and again could cross.
+            corners = np.stack([apply_homography(to_start @ h, window) for h in tried])
+            scores[np.abs(corners - window).max(axis=(1, 2)) > STRETCH_REACH + 1e-6] = -np.inf
             k = int(np.argmax(scores))
             if scores[k] <= best:
                 break
