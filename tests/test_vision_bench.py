@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -100,6 +101,30 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     assert total[1:3] == ["3", "3"]
     assert float(total[4].rstrip("%")) > 95.0
     assert "no-board photos refused: 0/0" in out
+    assert "boards missed: 0; misplaced: 0" in out
+
+
+def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "synth"
+    assert main(["synth", "photos", str(folder), "--n", "1", "--seed", "5"]) == 0
+    capsys.readouterr()
+    # The truth moved a cell along the board's top edge: the grid found on the
+    # photo no longer lies where the truth says the board is.
+    path = next(folder.glob("*.json"))
+    truth = json.loads(path.read_text())
+    corners = np.array(truth["corners"], dtype=np.float64)
+    cell = (corners[1] - corners[0]) / (truth["board_size"] - 1)
+    truth["corners"] = (corners + cell).tolist()
+    path.write_text(json.dumps(truth))
+    assert main(["bench", "vision", "--synthetic", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    total = next(line.split() for line in out if line.startswith("all "))
+    assert total[1:3] == ["1", "0"]  # one board, none placed right
+    misplaced = next(line for line in out if line.startswith("boards missed: 0; misplaced: 1"))
+    given = float(misplaced.split("their confidence: ")[1].rstrip(")"))
+    assert 0.0 < given <= 1.0
 
 
 def test_bench_vision_refuses_a_folder_without_synthetic_photos(tmp_path: Path) -> None:

@@ -10,6 +10,8 @@ known grid (the camera's per-frame path).
 With ``--synthetic DIR`` (a folder written by ``kifu synth photos``), per board
 look: boards found in the right place, photos entirely right, share of
 intersections right counting missed boards as all wrong, no-board photos refused,
+boards missed and boards misplaced (with the confidence each misplaced one was
+given: a wrong board reported sure misleads an arbiter more than a missed one),
 and the median milliseconds of the whole detection. Progress goes to stderr.
 """
 
@@ -179,6 +181,8 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
     # Per look: boards, placed right, read entirely right, points, points right.
     stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     blank = [0, 0]
+    missed = 0
+    misplaced: list[float] = []  # the confidence each misplaced board was given
     times: list[float] = []
     for number, path in enumerate(files, start=1):
         print(f"[{number}/{len(files)}] {path.stem}", file=sys.stderr, flush=True)
@@ -198,6 +202,7 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
         row[0] += 1
         row[3] += size * size
         if reading is None or detection.grid is None:
+            missed += 1
             continue
         seen = aligned_board(
             np.array([list(r) for r in reading.board]),
@@ -205,6 +210,7 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
             np.asarray(truth["corners"], dtype=np.float64),
         )
         if seen is None:
+            misplaced.append(detection.confidence)
             continue
         row[1] += 1
         expected = np.array([list(r) for r in truth["board"]])
@@ -228,6 +234,13 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
     lines = [f"{r[0]:12} {r[1]:>8} {r[2]:>14} {r[3]:>10} {r[4]:>14}" for r in rows]
     print("\n".join(lines))
     print(f"no-board photos refused: {blank[1]}/{blank[0]}")
+    # A misplaced board is worse than a missed one where it is given confidence:
+    # how far the confidence can be trusted, for an arbiter.
+    given = " ".join(f"{c:.2f}" for c in sorted(misplaced))
+    print(
+        f"boards missed: {missed}; misplaced: {len(misplaced)}"
+        + (f" (their confidence: {given})" if misplaced else "")
+    )
     print(f"median ms per photo (grid + stones, as stored): {statistics.median(times):.0f}")
     print("points right counts every point of a missed or misplaced board as wrong")
     if table:
