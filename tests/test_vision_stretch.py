@@ -58,21 +58,28 @@ def drawn_board() -> tuple[np.ndarray, Grid]:
     return image, exact
 
 
+def squeezed(exact: Grid, last_column: float, last_row: float) -> Grid:
+    """``exact`` with its last column and row moved to its ``last_column`` and ``last_row``.
+
+    The first column and row stay on the board's; the lines between drift off them.
+    """
+    window = [[0.0, 0.0], [last_column, 0.0], [last_column, last_row], [0.0, last_row]]
+    return grid_from_corners(
+        apply_homography(exact.homography, np.array(window)),
+        size=exact.size,
+        image_shape=exact.image_shape,
+    )
+
+
 def test_a_grid_squeezed_lines_off_at_its_far_sides_is_stretched_back_onto_the_lines() -> None:
     image, exact = drawn_board()
     # The first row and column right, the last column 1.6 lines in and the last
     # row 0.8: the lines between drift from on the board's to lines off them.
-    squeezed = grid_from_corners(
-        apply_homography(
-            exact.homography, np.array([[0.0, 0.0], [16.4, 0.0], [16.4, 17.2], [0.0, 17.2]])
-        ),
-        size=19,
-        image_shape=image.shape[:2],
-    )
-    assert cells_off(squeezed, exact) > 1.5
-    snapped = snap_to_lines(image, squeezed)  # each line onto its nearest: the wrong ones
+    start = squeezed(exact, 16.4, 17.2)
+    assert cells_off(start, exact) > 1.5
+    snapped = snap_to_lines(image, start)  # each line onto its nearest: the wrong ones
     assert snapped is not None and cells_off(snapped, exact) > 1.5
-    stretched = stretch_to_lines(image, squeezed)
+    stretched = stretch_to_lines(image, start)
     assert stretched is not None
     assert cells_off(stretched, exact) < 0.1
 
@@ -81,17 +88,11 @@ def test_no_side_is_moved_beyond_the_reach_however_many_moves_take_it() -> None:
     image, exact = drawn_board()
     # 3.5 lines short at the far side: no side can reach the board's within its
     # reach, and moves of a side again and again once took it 4 cells.
-    squeezed = grid_from_corners(
-        apply_homography(
-            exact.homography, np.array([[0.0, 0.0], [15.5, 0.0], [15.5, 18.0], [0.0, 18.0]])
-        ),
-        size=19,
-        image_shape=image.shape[:2],
-    )
-    stretched = stretch_to_lines(image, squeezed)
+    start = squeezed(exact, 15.5, 18.0)
+    stretched = stretch_to_lines(image, start)
     assert stretched is not None
     corners = stretched.intersections[[0, 0, -1, -1], [0, -1, -1, 0]]
-    moved = apply_homography(np.linalg.inv(squeezed.homography), corners) - np.array(
+    moved = apply_homography(np.linalg.inv(start.homography), corners) - np.array(
         [[0.0, 0.0], [18.0, 0.0], [18.0, 18.0], [0.0, 18.0]]
     )
     # The lines are refined last, a little beyond the stretch's own reach.
