@@ -19,6 +19,7 @@ from vision.classify import (
     white_threshold,
 )
 from vision.features import StoneFeatures, median
+from vision.geometry import apply_homography
 from vision.hints import suspicions
 
 POSITION = [
@@ -190,3 +191,18 @@ def test_median_gives_numpys_median_exactly(shape: tuple[int, ...], dtype: type)
 
 def test_the_median_of_nothing_is_nan() -> None:
     assert np.isnan(median(np.empty(0)))
+
+
+def test_the_sampler_maps_each_pixel_through_the_grids_homography() -> None:
+    corners = np.array([[230.0, 80], [590, 90], [760, 560], [50, 550]])
+    grid = grid_from_corners(corners, size=19, image_shape=(600, 800))
+    sampler = BoardSampler.for_grid(grid, lift=0.0)
+    xy = cv2.convertMaps(sampler.map1, sampler.map2, cv2.CV_32FC1)
+    side = sampler.map1.shape[0]
+    # Pixel (row, col) of the straightened board is the lattice point (u, v) at
+    # the middle of its block (a cell per point, with a margin of one).
+    rows, cols = np.mgrid[0:side:37, 0:side:41]
+    uv = (np.stack([cols, rows], -1) - (sampler.cell - 1) / 2) / sampler.cell - 1.0
+    expected = apply_homography(grid.homography, uv)
+    got = np.stack([xy[0][rows, cols], xy[1][rows, cols]], -1)
+    np.testing.assert_allclose(got, expected, atol=1 / 32)

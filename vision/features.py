@@ -108,8 +108,14 @@ class BoardSampler:
         n = grid.size
         side = (n + 2 * MARGIN) * cell
         coords = (np.arange(side, dtype=np.float64) - (cell - 1) / 2.0) / cell - MARGIN
-        uu, vv = np.meshgrid(coords, coords)
-        lattice = np.stack([uu, vv], axis=-1)
+        lifted = lift_homography(grid.homography, grid.image_shape, lift)
+        # The lattice's rows and columns are the same numbers: each pixel's image
+        # point from one row and one column term (a fifth of the time of mapping
+        # every pixel's (u, v) through the homography).
+        (a, b, c), (d, e, f), (g, h, i) = lifted.tolist()
+        u, v = coords[None, :], coords[:, None]
+        w = g * u + (h * v + i)
+        full = np.stack([(a * u + (b * v + c)) / w, (d * u + (e * v + f)) / w], axis=-1)
         # Bend through the refined intersections: interpolate their residuals.
         grid_uv = np.stack(
             np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
@@ -117,15 +123,15 @@ class BoardSampler:
         residual = (grid.intersections - apply_homography(grid.homography, grid_uv)).astype(
             np.float32
         )
-        fx = np.clip(uu, 0, n - 1).astype(np.float32)
-        fy = np.clip(vv, 0, n - 1).astype(np.float32)
-        bend = np.stack(
-            [cv2.remap(residual[..., k], fx, fy, interpolation=cv2.INTER_LINEAR) for k in range(2)],
-            axis=-1,
-        )
-
-        lifted = lift_homography(grid.homography, grid.image_shape, lift)
-        full = (apply_homography(lifted, lattice) + bend).astype(np.float32)
+        if np.any(residual):  # a plain homography's grid has none
+            fx, fy = np.meshgrid(
+                np.clip(coords, 0, n - 1).astype(np.float32),
+                np.clip(coords, 0, n - 1).astype(np.float32),
+            )
+            full += np.stack(
+                [cv2.remap(residual[..., k], fx, fy, cv2.INTER_LINEAR) for k in range(2)], axis=-1
+            )
+        full = full.astype(np.float32)
         map1, map2 = cv2.convertMaps(full[..., 0], full[..., 1], cv2.CV_16SC2)
         return cls(
             grid=grid,
