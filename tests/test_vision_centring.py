@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -11,7 +12,16 @@ import pytest
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.positions import edge_case
 from vision import Grid, detect_board, grid_from_corners, read_stones
-from vision.centring import OFFSETS, _field, _moved, centre_on_stones, fit_offset_field
+from vision.centring import (
+    OFFSETS,
+    _field,
+    _log_certainty,
+    _moved,
+    centre_on_stones,
+    certainty_maps,
+    fit_offset_field,
+)
+from vision.features import BoardSampler
 from vision.grid import find_grid
 
 FloatArray = npt.NDArray[np.float64]
@@ -93,3 +103,27 @@ def test_a_crowded_board_the_lines_misplace_is_read_right(seed: int) -> None:
     assert found.grid is not None and found.details["centred"] > 0.0
     assert cells_off(found.grid, truth, corners=True) < 0.5  # as kifu bench counts it
     assert read_stones(photo.image, found.grid).board == photo.board
+
+
+def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
+    # The maps are read from one padded board image, not one warp per offset;
+    # each must be exactly what reading the board moved by that offset gives.
+    photo = crowded_photo(12)
+    grid = _moved(true_grid(photo), np.array([0.2, 0.0, 0.0, -0.3, 0.0, 0.0]))
+    maps = certainty_maps(photo.image, grid)
+    sampler = BoardSampler.for_grid(grid)
+    warped = sampler.warp(photo.image)
+    side = warped.shape[0]
+    for a, b in ((0, 0), (4, 4), (8, 0), (2, 7), (6, 5)):
+        move = np.array(
+            [[1.0, 0.0, OFFSETS[a] * sampler.cell], [0.0, 1.0, OFFSETS[b] * sampler.cell]],
+            dtype=np.float32,
+        )
+        moved = cv2.warpAffine(
+            warped,
+            move,
+            (side, side),
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        np.testing.assert_array_equal(maps[a, b], _log_certainty(moved, 19))

@@ -18,9 +18,10 @@ from vision.classify import (
     off_centre,
     white_threshold,
 )
-from vision.features import StoneFeatures, median
+from vision.features import StoneFeatures, board_numbers, median, medians, stone_features
 from vision.geometry import apply_homography
 from vision.hints import suspicions
+from vision.learned import board_inputs, half_size_lab, patch_inputs, small_channels
 
 POSITION = [
     "...................",
@@ -191,6 +192,39 @@ def test_median_gives_numpys_median_exactly(shape: tuple[int, ...], dtype: type)
 
 def test_the_median_of_nothing_is_nan() -> None:
     assert np.isnan(median(np.empty(0)))
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
+def test_medians_along_the_last_axis_are_each_rows_median(dtype: type) -> None:
+    rng = np.random.default_rng(8)
+    values = (rng.random((3, 4, 29)) * 200).astype(dtype)
+    expected = [
+        [median(row.astype(np.float64) if dtype is np.uint8 else row) for row in rows]
+        for rows in values
+    ]
+    assert medians(values).tolist() == expected
+
+
+def test_many_boards_read_at_once_read_as_each_alone() -> None:
+    # The centring reads a board at 81 offsets in one call; each board's numbers
+    # and model inputs must be exactly what it gives read on its own.
+    corners = [(230, 80), (590, 90), (760, 560), (50, 550)]
+    image, _ = draw_board(POSITION, corners=corners, rng=np.random.default_rng(5))
+    detection = detect_board(image, size=19)
+    assert detection.grid is not None
+    warped = BoardSampler.for_grid(detection.grid).warp(image)
+    boards = np.stack([warped, np.roll(warped, 6, axis=1), warped[::-1].copy()])
+    labs = np.stack([cv2.cvtColor(b, cv2.COLOR_BGR2LAB) for b in boards])
+    dark, board = board_numbers(labs, 19)
+    smalls = [small_channels(half_size_lab(b)) for b in boards]
+    inputs = board_inputs(
+        np.stack([s[0] for s in smalls]), np.stack([s[1] for s in smalls]), board, dark
+    )
+    for k, one in enumerate(boards):
+        features = stone_features(one, 19)
+        np.testing.assert_array_equal(dark[k], features.dark)
+        np.testing.assert_array_equal(board[k], features.board)
+        np.testing.assert_array_equal(inputs[k], patch_inputs(one, features))
 
 
 def test_the_sampler_maps_each_pixel_through_the_grids_homography() -> None:

@@ -29,14 +29,24 @@ them on a real board.
 
 from __future__ import annotations
 
+from typing import Any
+
 import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.features import BoardSampler, stone_features
+from vision.errors import VisionError
+from vision.features import BoardSampler, board_numbers, stone_features
 from vision.geometry import apply_homography, fit_homography
 from vision.grid import Grid
-from vision.learned import load_model, patch_inputs
+from vision.learned import (
+    DOWNSAMPLE,
+    board_inputs,
+    half_size_lab,
+    load_model,
+    patch_inputs,
+    small_channels,
+)
 from vision.stones import read_stones
 
 __all__ = [
@@ -131,31 +141,62 @@ def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
         ``[a, b, row, col]``: point ``(row, col)`` read with the grid moved by
         ``OFFSETS[a]`` cells along its columns' axis (u) and ``OFFSETS[b]`` along
         its rows' (v).
+
+    Every offset is a whole, even number of the straightened board's pixels, so
+    each moved board is a crop of one board image padded by half a cell (edge
+    pixels repeated, as a move would), and its Lab conversions are crops of that
+    image's. The board is warped and converted once, not once per offset, and
+    the features of all the moved boards are taken together, exactly as one
+    board's would be.
     """
     n = grid.size
     sampler = BoardSampler.for_grid(grid)
     warped = sampler.warp(image)
-    cell = sampler.cell
+    side = warped.shape[0]
+    shifts = OFFSETS * sampler.cell
+    pad = int(np.max(np.abs(shifts)))
+    if not np.all(shifts % DOWNSAMPLE == 0) or pad % DOWNSAMPLE:
+        raise VisionError(f"offsets of {shifts.tolist()} pixels are not whole half-size pixels")
+    padded = np.asarray(
+        cv2.copyMakeBorder(warped, pad, pad, pad, pad, cv2.BORDER_REPLICATE), dtype=np.uint8
+    )
+    lab = np.asarray(cv2.cvtColor(padded, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+    light, chroma = small_channels(half_size_lab(padded))
+    # Views of every moved board at once, [a, b] moved by OFFSETS[a] cells along u
+    # (columns) and OFFSETS[b] along v (rows): point (u, v) of the grid moved by
+    # (du, dv) pixels is (u + du, v + dv) of this one, that far into the padding.
+    first = pad + int(shifts[0])
+    step = int(shifts[1] - shifts[0])
     k = len(OFFSETS)
-    maps = np.empty((k, k, n, n), dtype=np.float64)
-    shape = (warped.shape[1], warped.shape[0])
-    for a, du in enumerate(OFFSETS):
-        for b, dv in enumerate(OFFSETS):
-            # Sample the straightened board at (x + du, y + dv) cells: lattice point
-            # (u, v) of the moved grid is (u + du, v + dv) of this one.
-            move = np.array([[1.0, 0.0, du * cell], [0.0, 1.0, dv * cell]], dtype=np.float32)
-            moved = np.asarray(
-                cv2.warpAffine(
-                    warped,
-                    move,
-                    shape,
-                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                    borderMode=cv2.BORDER_REPLICATE,
-                ),
-                dtype=np.uint8,
-            )
-            maps[a, b] = _log_certainty(moved, n)
-    return maps
+    moved = _moved_views(lab[first:, first:], step, k, side)
+    dark, board = board_numbers(moved, n)
+    small_first, small_step = first // DOWNSAMPLE, step // DOWNSAMPLE
+    small_side = side // DOWNSAMPLE
+    inputs = board_inputs(
+        _moved_views(light[small_first:, small_first:], small_step, k, small_side),
+        _moved_views(chroma[small_first:, small_first:], small_step, k, small_side),
+        board,
+        dark,
+    )
+    model = load_model()
+    probabilities = np.stack([model.probabilities(x) for x in inputs.reshape(k * k, n * n, -1)])
+    logs = np.log(probabilities.max(axis=-1) + 1e-6)
+    return np.asarray(logs, dtype=np.float64).reshape(k, k, n, n)
+
+
+def _moved_views(image: npt.NDArray[Any], step: int, count: int, side: int) -> npt.NDArray[Any]:
+    """``count``² square views of ``image``, ``side`` pixels wide, moved ``step`` pixels apart.
+
+    Shape (count, count, side, side, ...): view ``[a, b]`` starts ``a * step``
+    pixels along the columns and ``b * step`` down the rows.
+    """
+    rows, cols = image.strides[:2]
+    return np.lib.stride_tricks.as_strided(
+        image,
+        shape=(count, count, side, side, *image.shape[2:]),
+        strides=(step * cols, step * rows, rows, cols, *image.strides[2:]),
+        writeable=False,
+    )
 
 
 def _field(params: FloatArray, n: int) -> tuple[FloatArray, FloatArray]:

@@ -33,8 +33,10 @@ __all__ = [
     "STONE_LIFT",
     "BoardSampler",
     "StoneFeatures",
+    "board_numbers",
     "lift_homography",
     "median",
+    "medians",
     "stone_features",
 ]
 
@@ -208,12 +210,18 @@ def median(values: npt.NDArray[np.floating[Any]]) -> float:
     return float(0.5 * (middle[(k - 1) // 2] + middle[k // 2]))
 
 
-def _median(values: npt.NDArray[np.uint8]) -> FloatArray:
-    """Median along the last axis (as ``np.median``), of small integers, faster."""
+def medians(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+    """Median along the last axis, exactly as :func:`median` gives each, faster.
+
+    Small integers give float64; floats keep their type, as :func:`median`
+    computes in it.
+    """
     k = values.shape[-1]
     middle = np.partition(values, [(k - 1) // 2, k // 2], axis=-1)
-    low = middle[..., (k - 1) // 2].astype(np.float64)
-    return np.asarray(0.5 * (low + middle[..., k // 2]), dtype=np.float64)
+    low, high = middle[..., (k - 1) // 2], middle[..., k // 2]
+    if values.dtype.kind in "iu":
+        low = low.astype(np.float64)
+    return np.asarray(0.5 * (low + high))
 
 
 def _local_board(
@@ -237,6 +245,53 @@ def _local_board(
     return np.asarray(out, dtype=np.float64)
 
 
+def board_numbers(lab: npt.NDArray[np.uint8], size: int) -> tuple[FloatArray, FloatArray]:
+    """``dark`` and the local board's brightness at every point, from straightened Lab boards.
+
+    ``lab`` has shape (..., side, side, 3): one board, or many at once (the same
+    board moved by whole pixels, :func:`vision.centring.certainty_maps`), each
+    read as :func:`stone_features` reads one. Returns two arrays of shape (..., N, N).
+    """
+    n = size
+    side = lab.shape[-2]
+    cell = side // (n + 2 * MARGIN)
+    pixels = lab.reshape(*lab.shape[:-3], side * side, 3)
+    light = np.ascontiguousarray(pixels[..., 0])
+    core_l = medians(light[..., _disc_index(side, MARGIN * cell, n, cell, 0.3)])
+    # The board between intersections: cell centres, margin included.
+    corners = _disc_index(side, MARGIN * cell - cell // 2, n + 1, cell, 0.2)
+    # Brightness by median (a line or a stone's edge may cross a sample); colour,
+    # only used to tell board from not-board, by the cheaper mean.
+    board_l_raw = medians(light[..., corners]).astype(np.float64)
+    a, b = (pixels[..., k][..., corners].astype(np.float32).mean(-1) for k in (1, 2))
+
+    def whole(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Each board's median, shaped to broadcast over its points."""
+        return medians(values.reshape(*values.shape[:-2], -1))[..., None, None]
+
+    typical = whole(board_l_raw)
+    spread = 1.4826 * whole(np.abs(board_l_raw - typical)) + 1.0
+    colour = np.hypot(a - whole(a), b - whole(b))
+    # The threshold in float64, compared at the colour's own (float32) precision.
+    odd_colour = (3.0 * (1.4826 * whole(colour).astype(np.float64) + 1.0)).astype(np.float32)
+    reliable = (
+        (board_l_raw > typical - 3.0 * spread)
+        & (board_l_raw < typical + 8.0 * spread)
+        & (colour < odd_colour)
+    )
+    flat_raw = board_l_raw.reshape(-1, n + 1, n + 1)
+    flat_reliable = reliable.reshape(-1, n + 1, n + 1)
+    board_l = np.stack(
+        [
+            _local_board(values, ok, sigma=BOARD_SIGMA)
+            for values, ok in zip(flat_raw, flat_reliable, strict=True)
+        ]
+    ).reshape(*lab.shape[:-3], n, n)
+    scale = np.maximum(board_l, 20.0)
+    dark = (board_l - core_l) / scale
+    return np.asarray(dark, dtype=np.float64), np.asarray(scale, dtype=np.float64)
+
+
 def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     """Features of every intersection in a straightened board image.
 
@@ -252,28 +307,7 @@ def stone_features(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
     cell = side // (n + 2 * MARGIN)
     inner = slice(MARGIN * cell, (MARGIN + n) * cell)
     lab = np.asarray(cv2.cvtColor(warped, cv2.COLOR_BGR2LAB), dtype=np.uint8)
-    light = np.ascontiguousarray(lab[..., 0]).ravel()
-    core_l = _median(light[_disc_index(side, MARGIN * cell, n, cell, 0.3)])
-    # The board between intersections: cell centres, margin included.
-    corners = _disc_index(side, MARGIN * cell - cell // 2, n + 1, cell, 0.2)
-    # Brightness by median (a line or a stone's edge may cross a sample); colour,
-    # only used to tell board from not-board, by the cheaper mean.
-    flat = lab.reshape(-1, 3)
-    samples = [_median(light[corners])] + [
-        flat[:, k][corners].astype(np.float32).mean(-1) for k in (1, 2)
-    ]
-    board_l_raw = samples[0].astype(np.float64)
-    typical = median(board_l_raw)
-    spread = 1.4826 * median(np.abs(board_l_raw - typical)) + 1.0
-    colour = np.hypot(samples[1] - median(samples[1]), samples[2] - median(samples[2]))
-    reliable = (
-        (board_l_raw > typical - 3.0 * spread)
-        & (board_l_raw < typical + 8.0 * spread)
-        & (colour < 3.0 * (1.4826 * median(colour) + 1.0))
-    )
-    board_l = _local_board(board_l_raw, reliable, sigma=BOARD_SIGMA)
-    scale = np.maximum(board_l, 20.0)
-    dark = (board_l - core_l) / scale
+    dark, scale = board_numbers(lab, n)
     width = n * cell
     board_px = cv2.resize(scale.astype(np.float32), (width, width), interpolation=cv2.INTER_LINEAR)
     relative = (lab[inner, inner, 0].astype(np.float32) - board_px) / board_px

@@ -29,16 +29,20 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.features import CELL, MARGIN, StoneFeatures, median
+from vision.features import CELL, MARGIN, StoneFeatures, medians
 
 __all__ = [
+    "DOWNSAMPLE",
     "LABELS",
     "MODEL_PATH",
     "PATCH",
     "ModelError",
     "StoneModel",
+    "board_inputs",
+    "half_size_lab",
     "load_model",
     "patch_inputs",
+    "small_channels",
 ]
 
 F32 = npt.NDArray[np.float32]
@@ -175,6 +179,18 @@ def load_model(path: Path = MODEL_PATH) -> StoneModel:
     return StoneModel.load(path)
 
 
+def half_size_lab(warped: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+    """``warped`` at ``1 / DOWNSAMPLE`` of its size (area averaged), in Lab.
+
+    What the patches are cut from.
+    """
+    height, width = warped.shape[:2]
+    small = cv2.resize(
+        warped, (width // DOWNSAMPLE, height // DOWNSAMPLE), interpolation=cv2.INTER_AREA
+    )
+    return np.asarray(cv2.cvtColor(small, cv2.COLOR_BGR2LAB), dtype=np.uint8)
+
+
 def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
     """The model's inputs for every intersection, row by row.
 
@@ -200,30 +216,50 @@ def patch_inputs(warped: npt.NDArray[np.uint8], features: StoneFeatures) -> F32:
             f"board image is {warped.shape[1]}x{warped.shape[0]}, expected "
             f"{(n + 2 * MARGIN) * CELL} pixels square for a {n}x{n} board"
         )
+    light, chroma = small_channels(half_size_lab(warped))
+    return board_inputs(light, chroma, features.board, features.dark)
+
+
+def small_channels(small_lab: npt.NDArray[np.uint8]) -> tuple[F32, F32]:
+    """Brightness (Lab L) and colourfulness (chroma) of every pixel of :func:`half_size_lab`."""
+    lab = small_lab.astype(np.float32)
+    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
+    return np.ascontiguousarray(lab[..., 0]), np.asarray(np.sqrt(a * a + b * b), dtype=np.float32)
+
+
+def board_inputs(light: F32, chroma: F32, board: npt.NDArray[Any], dark: npt.NDArray[Any]) -> F32:
+    """The model's inputs for every point of one board, or of many at once.
+
+    ``light`` and ``chroma`` (..., S, S) are :func:`small_channels` of the boards'
+    half-size images; ``board`` and ``dark`` (..., N, N) their local board
+    brightness and darkness (:func:`vision.features.board_numbers`). Returns
+    (..., N*N, INPUTS), each board's as :func:`patch_inputs` gives it.
+    """
+    n = dark.shape[-1]
+    lead = dark.shape[:-2]
     step = CELL // DOWNSAMPLE
     small_side = (n + 2 * MARGIN) * step
-    small = cv2.resize(warped, (small_side, small_side), interpolation=cv2.INTER_AREA)
-    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-    board = cv2.resize(
-        features.board.astype(np.float32), (n * step, n * step), interpolation=cv2.INTER_LINEAR
-    )
     pad = MARGIN * step
-    board = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-    a, b = lab[..., 1] - 128.0, lab[..., 2] - 128.0
-    chroma = np.sqrt(a * a + b * b)
-    chroma = chroma - median(chroma[pad:-pad:2, pad:-pad:2])
-    channels = (lab[..., 0] / board - 1.0, chroma / CHROMA_UNIT)
+    boards = np.empty((*lead, small_side, small_side), dtype=np.float32)
+    for index in np.ndindex(*lead):
+        resized = cv2.resize(
+            board[index].astype(np.float32), (n * step, n * step), interpolation=cv2.INTER_LINEAR
+        )
+        boards[index] = cv2.copyMakeBorder(resized, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    middle = chroma[..., pad:-pad:2, pad:-pad:2]
+    typical = medians(middle.reshape(*lead, -1))[..., None, None]
+    channels = (light / boards - 1.0, (chroma - typical) / CHROMA_UNIT)
     # Past the reach of an edge stone, the board's rim and the table are no
     # evidence: there every patch shows the plain board.
     lattice = (DOWNSAMPLE * np.arange(small_side) + 0.5 * (DOWNSAMPLE - CELL)) / CELL - MARGIN
     outside = (lattice < -EDGE_REACH) | (lattice > n - 1 + EDGE_REACH)
     starts = (MARGIN + np.arange(n)) * step + (step - PATCH) // 2
-    out = np.empty((n, n, INPUTS), dtype=np.float32)
+    out = np.empty((*lead, n, n, INPUTS), dtype=np.float32)
     for k, channel in enumerate(channels):
-        channel[outside] = 0.0
-        channel[:, outside] = 0.0
-        windows = np.lib.stride_tricks.sliding_window_view(channel, (PATCH, PATCH))
+        channel[..., outside, :] = 0.0
+        channel[..., :, outside] = 0.0
+        windows = np.lib.stride_tricks.sliding_window_view(channel, (PATCH, PATCH), axis=(-2, -1))
         block = out[..., k * PATCH * PATCH : (k + 1) * PATCH * PATCH]
-        block.reshape(n, n, PATCH, PATCH)[:] = windows[starts[:, None], starts[None, :]]
-    out[..., CHANNELS * PATCH * PATCH :] = features.dark[..., None]
-    return out.reshape(n * n, INPUTS)
+        block.reshape(*lead, n, n, PATCH, PATCH)[:] = windows[..., starts[:, None], starts, :, :]
+    out[..., CHANNELS * PATCH * PATCH :] = dark[..., None]
+    return out.reshape(*lead, n * n, INPUTS)
