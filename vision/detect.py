@@ -148,6 +148,14 @@ STRETCH_SURER = 0.001
 #: right from their outline and none placed right is lost, at lines clearer by
 #: 0.1 to 0.2 with or without the stones' contrast (which is why it is not asked).
 FAINT_EVIDENCE = 0.55
+#: Most confidence given a grid whose lines were seen only on an equalised copy
+#: of the photo (:func:`vision.grid.find_faint_grid`), as a stones' lattice gets
+#: at most half: equalising raises the grain and the floor's joints with the
+#: lines, so crossings found there say less than the same crossings seen as the
+#: photo is. Dev photos (hard synthetic, seeds 1357, 777, 555 and 333): 5
+#: boards placed by faint lines, 2 of them misplaced, one given 0.96 (1357 #83,
+#: an empty pale board in motion blur, its rows squeezed) and one 0.62.
+FAINT_CONFIDENCE = 0.5
 
 
 def detect_board(
@@ -426,6 +434,7 @@ def _found_by_faint_lines(
     stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
     (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show
     (``MIN_LINE_CONTRAST``). An unsure placement is centred on its stones first.
+    Its confidence is at most ``FAINT_CONFIDENCE``.
     """
     found = find_faint_grid(image, size=size, rng=rng)
     if found.grid is None:
@@ -443,7 +452,11 @@ def _found_by_faint_lines(
     details = {**found.details, "certainty": sure}
     if gain != 0.0:
         details["centred"] = gain
-    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    confidence = min(
+        FAINT_CONFIDENCE,
+        found.confidence,
+        float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)),
+    )
     return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
