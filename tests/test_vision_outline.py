@@ -23,6 +23,7 @@ from vision.outline import (
     find_by_outline,
     grid_in_outline,
     line_contrast,
+    outline_grids,
 )
 
 
@@ -191,3 +192,16 @@ def test_a_table_without_a_board_is_refused(seed: int) -> None:
     found = find_by_outline(photo.image, size=19)
     assert not found
     assert found.reason.startswith("no board found: ")
+
+
+def test_outline_grids_less_sure_than_asked_are_left_out_and_the_rest_scored_alike() -> None:
+    photo = hard_photo(555, 156)
+    every = outline_grids(photo.image, size=19)
+    assert len(every) >= 2
+    floor = float(np.median([c.certainty for c in every]))
+    surer = outline_grids(photo.image, size=19, at_least=floor)
+    expected = [c for c in every if c.certainty >= floor]
+    assert 0 < len(surer) < len(every)
+    assert [(c.rank, c.certainty, c.contrast, c.lines) for c in surer] == [
+        (c.rank, c.certainty, c.contrast, c.lines) for c in expected
+    ]

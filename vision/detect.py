@@ -482,9 +482,7 @@ def _outline_reading_better(
         return None
     contrast = -np.inf if near_certain else half_cell_contrast(image, grid)
     candidates = [
-        c
-        for c in outline_grids(image, size=grid.size)
-        if c.certainty >= sure and c.contrast >= contrast
+        c for c in outline_grids(image, size=grid.size, at_least=sure) if c.contrast >= contrast
     ]
     surer = [c for c in candidates if c.certainty >= sure + OUTLINE_SURER]
     if surer:

@@ -231,11 +231,15 @@ class OutlineGrid:
     rank: int
 
 
-def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[OutlineGrid]:
+def outline_grids(
+    image: npt.NDArray[np.uint8], *, size: int = 19, at_least: float = -np.inf
+) -> list[OutlineGrid]:
     """The grid in every outline that could be a board's, centred on its stones and scored.
 
     Outlines whose grid's cells would be under ``MIN_CELL`` pixels, or not square
-    in the world (``MAX_ASPECT``), are left out.
+    in the world (``MAX_ASPECT``), are left out, and so are grids whose stones
+    read less sure than ``at_least`` (a caller weighing them against a grid that
+    reads that sure), which are not scored further.
     """
     found: list[OutlineGrid] = []
     for rank, outline in enumerate(board_outlines(image), start=1):
@@ -254,16 +258,19 @@ def outline_grids(image: npt.NDArray[np.uint8], *, size: int = 19) -> list[Outli
         snapped = snap_to_lines(image, grid)
         if snapped is not None:
             grids.append(snapped)
-        found.extend(
-            OutlineGrid(
-                placed_grid,
-                certainty(image, placed_grid),
-                half_cell_contrast(image, placed_grid),
-                line_contrast(image, placed_grid),
-                rank,
+        for placed_grid in grids:
+            sure = certainty(image, placed_grid)
+            if sure < at_least:
+                continue
+            found.append(
+                OutlineGrid(
+                    placed_grid,
+                    sure,
+                    half_cell_contrast(image, placed_grid),
+                    line_contrast(image, placed_grid),
+                    rank,
+                )
             )
-            for placed_grid in grids
-        )
     return found
 
 
