@@ -224,6 +224,26 @@ def medians(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return np.asarray(0.5 * (low + high))
 
 
+def _board_brightness(
+    raw: FloatArray, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]
+) -> FloatArray:
+    """The local board's brightness at each point, from one board's cell-centre samples.
+
+    ``raw`` is their brightness (median), ``a`` and ``b`` their colour (mean), each
+    (N+1)×(N+1). Samples much darker, much brighter or of another colour than
+    most are taken for stones, lines or shadows and left out. Returns (N, N).
+    """
+    typical = median(raw)
+    spread = 1.4826 * median(np.abs(raw - typical)) + 1.0
+    colour = np.hypot(a - median(a), b - median(b))
+    reliable = (
+        (raw > typical - 3.0 * spread)
+        & (raw < typical + 8.0 * spread)
+        & (colour < 3.0 * (1.4826 * median(colour) + 1.0))
+    )
+    return _local_board(raw, reliable, sigma=BOARD_SIGMA)
+
+
 def _local_board(
     values: FloatArray, reliable: npt.NDArray[np.bool_], *, sigma: float
 ) -> FloatArray:
@@ -255,38 +275,19 @@ def board_numbers(lab: npt.NDArray[np.uint8], size: int) -> tuple[FloatArray, Fl
     n = size
     side = lab.shape[-2]
     cell = side // (n + 2 * MARGIN)
-    pixels = lab.reshape(*lab.shape[:-3], side * side, 3)
+    lead = lab.shape[:-3]
+    pixels = lab.reshape(*lead, side * side, 3)
     light = np.ascontiguousarray(pixels[..., 0])
-    core_l = medians(light[..., _disc_index(side, MARGIN * cell, n, cell, 0.3)])
+    core_l = medians(np.take(light, _disc_index(side, MARGIN * cell, n, cell, 0.3), axis=-1))
     # The board between intersections: cell centres, margin included.
     corners = _disc_index(side, MARGIN * cell - cell // 2, n + 1, cell, 0.2)
     # Brightness by median (a line or a stone's edge may cross a sample); colour,
     # only used to tell board from not-board, by the cheaper mean.
-    board_l_raw = medians(light[..., corners]).astype(np.float64)
-    a, b = (pixels[..., k][..., corners].astype(np.float32).mean(-1) for k in (1, 2))
-
-    def whole(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        """Each board's median, shaped to broadcast over its points."""
-        return medians(values.reshape(*values.shape[:-2], -1))[..., None, None]
-
-    typical = whole(board_l_raw)
-    spread = 1.4826 * whole(np.abs(board_l_raw - typical)) + 1.0
-    colour = np.hypot(a - whole(a), b - whole(b))
-    # The threshold in float64, compared at the colour's own (float32) precision.
-    odd_colour = (3.0 * (1.4826 * whole(colour).astype(np.float64) + 1.0)).astype(np.float32)
-    reliable = (
-        (board_l_raw > typical - 3.0 * spread)
-        & (board_l_raw < typical + 8.0 * spread)
-        & (colour < odd_colour)
-    )
-    flat_raw = board_l_raw.reshape(-1, n + 1, n + 1)
-    flat_reliable = reliable.reshape(-1, n + 1, n + 1)
-    board_l = np.stack(
-        [
-            _local_board(values, ok, sigma=BOARD_SIGMA)
-            for values, ok in zip(flat_raw, flat_reliable, strict=True)
-        ]
-    ).reshape(*lab.shape[:-3], n, n)
+    board_l_raw = medians(np.take(light, corners, axis=-1)).astype(np.float64)
+    a, b = (pixels[..., corners, k].astype(np.float32).mean(-1) for k in (1, 2))
+    board_l = np.empty(core_l.shape, dtype=np.float64)
+    for index in np.ndindex(*lead):
+        board_l[index] = _board_brightness(board_l_raw[index], a[index], b[index])
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
     return np.asarray(dark, dtype=np.float64), np.asarray(scale, dtype=np.float64)
