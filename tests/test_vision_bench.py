@@ -9,9 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from server.bench.vision import aligned_board
+from server.bench.vision import _path_taken, aligned_board
 from server.cli import main
 from tests.vision_synthetic import draw_board
+from vision import BoardDetection, grid_from_corners
 
 POSITION = ["." * 9] * 4 + ["....X...."] + ["." * 9] * 3 + ["O........"]
 
@@ -102,6 +103,11 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     assert float(total[4].rstrip("%")) > 95.0
     assert "no-board photos refused: 0/0" in out
     assert "boards missed: 0; misplaced: 0" in out
+    # Each photo's time counted under the one path its detection took.
+    paths = next(line for line in out if line.startswith("median ms by path: "))
+    counts = [int(part.split("(")[1].split()[0]) for part in paths.split("; ")]
+    assert sum(counts) == 3
+    assert "no board found" not in paths
 
 
 def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
@@ -129,3 +135,13 @@ def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
 
 def test_bench_vision_refuses_a_folder_without_synthetic_photos(tmp_path: Path) -> None:
     assert main(["bench", "vision", "--synthetic", str(tmp_path)]) == 2
+
+
+def test_each_detection_is_timed_under_the_path_it_took() -> None:
+    grid = grid_from_corners(
+        np.array([[10.0, 10], [90, 10], [90, 90], [10, 90]]), size=9, image_shape=(100, 100)
+    )
+    assert _path_taken(BoardDetection(grid=None, reason="no board found: x")) == "no board found"
+    assert _path_taken(BoardDetection(grid=grid, confidence=1.0)) == "lines sure"
+    unsure = BoardDetection(grid=grid, confidence=0.6, details={"certainty": -0.01})
+    assert _path_taken(unsure) == "checked further"

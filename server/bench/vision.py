@@ -12,7 +12,8 @@ look: boards found in the right place, photos entirely right, share of
 intersections right counting missed boards as all wrong, no-board photos refused,
 boards missed and boards misplaced (with the confidence each misplaced one was
 given: a wrong board reported sure misleads an arbiter more than a missed one),
-and the median milliseconds of the whole detection. Progress goes to stderr.
+and the median milliseconds of the whole detection, overall and per path it
+took (``PATHS``). Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from datasets.real import photo_cases
-from vision import BoardSampler, detect_board, read_image, read_stones
+from vision import BoardDetection, BoardSampler, detect_board, read_image, read_stones
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -173,6 +174,20 @@ def aligned_board(
     return None
 
 
+#: The paths a detection takes, in the order the synthetic table prints them:
+#: placed by lines that leave no doubt (the search stops there); placed, then
+#: checked against the stones, the outlines and the lines nearby; no board found
+#: after every search.
+PATHS = ("lines sure", "checked further", "no board found")
+
+
+def _path_taken(detection: BoardDetection) -> str:
+    """Which of ``PATHS`` a detection took (an unsure placement reports its certainty)."""
+    if detection.grid is None:
+        return PATHS[2]
+    return PATHS[1] if "certainty" in detection.details else PATHS[0]
+
+
 def run_synthetic(folder: Path, *, table: str | None) -> int:
     """The synthetic photos' table, per board look (see the module docstring)."""
     files = sorted(folder.glob("*.json"))
@@ -184,6 +199,8 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
     missed = 0
     misplaced: list[float] = []  # the confidence each misplaced board was given
     times: list[float] = []
+    # Per path the detection took: why the median photo costs what it does.
+    by_path: dict[str, list[float]] = defaultdict(list)
     for number, path in enumerate(files, start=1):
         print(f"[{number}/{len(files)}] {path.stem}", file=sys.stderr, flush=True)
         truth = json.loads(path.read_text())
@@ -193,6 +210,7 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
         detection = detect_board(image, size=size)
         reading = read_stones(image, detection.grid) if detection.grid is not None else None
         times.append(_ms(start))
+        by_path[_path_taken(detection)].append(times[-1])
         if truth["board"] is None:
             blank[0] += 1
             blank[1] += not detection
@@ -242,6 +260,12 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
         + (f" (their confidence: {given})" if misplaced else "")
     )
     print(f"median ms per photo (grid + stones, as stored): {statistics.median(times):.0f}")
+    paths = "; ".join(
+        f"{name} {statistics.median(by_path[name]):.0f} ({len(by_path[name])} photos)"
+        for name in PATHS
+        if by_path[name]
+    )
+    print(f"median ms by path: {paths}")
     print("points right counts every point of a missed or misplaced board as wrong")
     if table:
         draw_table(rows, Path(table))
