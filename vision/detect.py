@@ -26,9 +26,11 @@ its sides are moved to lay its lines on the board's, where its stones read
 surer so (``STRETCH_SURER``; :func:`vision.grid.stretch_to_lines`): a wrong
 vanishing point or spacing leaves it lines off at the far side; and its window
 moves whole lines toward lines of stones left outside it
-(:func:`vision.centring.take_in_stones`). An unsure grid on which neither the
-stones nor the lines stand out from half a cell off (``BARE_CONTRAST``) is no
-board: a floor's tiles.
+(:func:`vision.centring.take_in_stones`), and a line on where the lines crossing
+its first line stop short of it and run on past its last
+(:func:`vision.centring.take_in_line_ends`): its outer line on the board's rim. An
+unsure grid on which neither the stones nor the lines stand out from half a cell
+off (``BARE_CONTRAST``) is no board: a floor's tiles.
 """
 
 from __future__ import annotations
@@ -37,7 +39,13 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.centring import centre_on_stones, certainty, half_cell_contrast, take_in_stones
+from vision.centring import (
+    centre_on_stones,
+    certainty,
+    half_cell_contrast,
+    take_in_line_ends,
+    take_in_stones,
+)
 from vision.grid import (
     SURE_EVIDENCE,
     BoardDetection,
@@ -198,7 +206,9 @@ def detect_board(
         (:func:`vision.grid.stretch_to_lines`);
         ``details["moved_columns"]`` and ``details["moved_rows"]`` the lines
         its window moved to take in stones left outside it
-        (:func:`vision.centring.take_in_stones`). For a
+        (:func:`vision.centring.take_in_stones`), ``details["ends_columns"]``
+        and ``details["ends_rows"]`` those it moved where the board's lines end
+        a line beyond it (:func:`vision.centring.take_in_line_ends`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -278,6 +288,10 @@ def detect_board(
     if columns or rows:
         grid, sure = taken, certainty(colour, taken)
         details.update(moved_columns=float(columns), moved_rows=float(rows))
+    ended, (columns, rows) = take_in_line_ends(colour, grid)
+    if columns or rows:
+        grid, sure = ended, certainty(colour, ended)
+        details.update(ends_columns=float(columns), ends_rows=float(rows))
     if sure < LINED_CERTAINTY:
         lines = line_contrast(colour, grid)
         if lines < MIN_LINE_CONTRAST:

@@ -73,6 +73,7 @@ __all__ = [
     "find_faint_grid",
     "find_grid",
     "grid_from_corners",
+    "line_ridges",
     "snap_to_lines",
     "stretch_to_lines",
 ]
@@ -154,6 +155,25 @@ class Grid:
         )
         down = np.pad(dy, ((0, 1), (0, 0)), mode="edge") + np.pad(dy, ((1, 0), (0, 0)), mode="edge")
         return np.asarray(0.25 * (along + down), dtype=np.float64)
+
+    def shifted(self, du: float, dv: float, size: int | None = None) -> Grid:
+        """A grid on the same lattice, its first point at ``(du, dv)`` of this one's.
+
+        ``size`` lines each way (this grid's by default): a window moved whole lines,
+        or widened to read the lattice beyond the board. The points follow the
+        homography (any refinement of this grid's is not carried over).
+        """
+        n = self.size if size is None else size
+        homography = self.homography @ np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
+        uv = np.stack(
+            np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
+        )
+        return Grid(
+            size=n,
+            homography=homography,
+            intersections=apply_homography(homography, uv.reshape(-1, 2)).reshape(n, n, 2),
+            image_shape=self.image_shape,
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -1174,6 +1194,39 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
         n,
     )
     return None if isinstance(placed, str) else placed
+
+
+#: Distance (cells) either side of a line at which the board beside it is sampled.
+LINE_SIDE = 0.3
+
+
+def line_ridges(
+    gray: npt.NDArray[np.float32],
+    homography: FloatArray,
+    across: FloatArray,
+    along: FloatArray,
+    *,
+    axis: int,
+) -> npt.NDArray[np.float32]:
+    """How much darker a grid's lines are than the board ``LINE_SIDE`` cells either side.
+
+    Lines of constant v (rows, ``axis`` 0) or of constant u (columns, ``axis`` 1)
+    at lattice coordinates ``across``, each sampled at ``along`` on the other
+    coordinate: ndarray of shape ``(len(across), len(along))`` of grey levels, the
+    mean grey either side less the grey on the line. A drawn line is a ridge; a
+    board's rim or a shadow's edge, a step, is none.
+    """
+    grey = []
+    for side in (-LINE_SIDE, 0.0, LINE_SIDE):
+        a, c = np.meshgrid(along, across + side)
+        uv = np.stack([a, c], axis=-1) if axis == 0 else np.stack([c, a], axis=-1)
+        xy = apply_homography(homography, uv).astype(np.float32)
+        grey.append(
+            cv2.remap(
+                gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+            )
+        )
+    return np.asarray(0.5 * (grey[0] + grey[2]) - grey[1], dtype=np.float32)
 
 
 #: Least stones on one lattice for a grid to be placed by its stones alone.

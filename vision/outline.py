@@ -45,6 +45,7 @@ from vision.grid import (
     Grid,
     _failure,
     grid_from_corners,
+    line_ridges,
     snap_to_lines,
 )
 
@@ -95,8 +96,6 @@ MIN_CONTRAST = 0.04
 #: or show their lines less.
 LINED_CERTAINTY = -0.02
 MIN_LINE_CONTRAST = 0.3
-#: Distance (cells) either side of a line at which the board beside it is sampled.
-LINE_SIDE = 0.3
 
 
 def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
@@ -310,9 +309,9 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
 def line_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     """How much darker the board is along the grid's lines than along lines half a cell off.
 
-    Each line's ridge is the grey a ``LINE_SIDE`` cells either side of it less the
-    grey on it, sampled along every cell's side between two intersections (the
-    median over them, so that stones on the line count little); the board's is
+    Each line's ridge (:func:`vision.grid.line_ridges`: the grey beside it less
+    the grey on it) is sampled along every cell's side between two intersections
+    (the median over them, so that stones on the line count little); the board's is
     the median over its lines. Returns the ridge on the grid less the ridge on the
     grid moved half a cell both ways, over the spread (median absolute deviation)
     of grey inside the grid: a board's lines show, a table's texture shows about
@@ -337,17 +336,7 @@ def _ridge(gray: npt.NDArray[np.float32], homography: FloatArray, n: int, shift:
     across = np.arange(n, dtype=np.float64) + shift
     per_line = []
     for axis in (0, 1):
-        grey = []
-        for side in (-LINE_SIDE, 0.0, LINE_SIDE):
-            a, c = np.meshgrid(along, across + side)  # (n, 3(n-1)): line, position
-            uv = np.stack([a, c], axis=-1) if axis == 0 else np.stack([c, a], axis=-1)
-            xy = apply_homography(homography, uv).astype(np.float32)
-            grey.append(
-                cv2.remap(
-                    gray, xy[..., 0], xy[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-                )
-            )
-        ridge = 0.5 * (grey[0] + grey[2]) - grey[1]
+        ridge = line_ridges(gray, homography, across, along, axis=axis)
         per_side = ridge.reshape(n, n - 1, 3).mean(axis=2)
         per_line.extend(np.median(per_side, axis=1).tolist())
     return float(np.median(per_line))
