@@ -24,6 +24,7 @@ from vision.outline import (
     grid_in_outline,
     line_contrast,
     outline_grids,
+    weaker_lines,
 )
 
 
@@ -103,6 +104,18 @@ def test_lines_show_on_the_grid_and_not_half_a_cell_off() -> None:
     )
     assert line_contrast(image, on) > 10 * MIN_LINE_CONTRAST
     assert line_contrast(image, off) < -MIN_LINE_CONTRAST
+
+
+def test_a_grid_on_the_rows_but_between_the_columns_shows_its_lines_one_way_only() -> None:
+    # A skewed outline grid can lie on a board's lines one way and between them
+    # the other (2468 #108, a 9x9 kept by its lines at 0.97): over all its lines
+    # the rows carry the median; each way apart, the columns do not show.
+    photo = render_photo(seed=photo_seed(333, 91), difficulty="hard")  # sparse, lines plain
+    truth = grid_from_corners(photo.corners, size=19, image_shape=photo.image.shape[:2])
+    between_columns = truth.shifted(0.5, 0)
+    assert weaker_lines(photo.image, truth) > MIN_LINE_CONTRAST
+    assert line_contrast(photo.image, between_columns) > MIN_LINE_CONTRAST
+    assert weaker_lines(photo.image, between_columns) < -MIN_LINE_CONTRAST
 
 
 def test_a_grid_near_the_lines_snaps_onto_them() -> None:

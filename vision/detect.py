@@ -65,6 +65,7 @@ from vision.outline import (
     find_by_outline,
     line_contrast,
     outline_grids,
+    weaker_lines,
 )
 from vision.stones import read_stones
 
@@ -446,9 +447,10 @@ def _found_by_faint_lines(
     Equalising the photo raises the grain and the floor's joints with the lines,
     so the grid must read as a board by the floors a board's outline must pass:
     stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
-    (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show
-    (``MIN_LINE_CONTRAST``). An unsure placement is centred on its stones first.
-    Its confidence is at most ``FAINT_CONFIDENCE``.
+    (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show both
+    ways (``MIN_LINE_CONTRAST``, :func:`vision.outline.weaker_lines`). An unsure
+    placement is centred on its stones first. Its confidence is at most
+    ``FAINT_CONFIDENCE``.
     """
     found = find_faint_grid(image, size=size, rng=rng)
     if found.grid is None:
@@ -458,7 +460,7 @@ def _found_by_faint_lines(
         grid, gain = centre_on_stones(image, grid)
     sure = certainty(image, grid)
     stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
-    lined = sure >= LINED_CERTAINTY and line_contrast(image, grid) >= MIN_LINE_CONTRAST
+    lined = sure >= LINED_CERTAINTY and weaker_lines(image, grid) >= MIN_LINE_CONTRAST
     if not (stands_out or lined):
         return BoardDetection(
             grid=None, reason="no board found: the faint lines' grid does not read as a board"

@@ -23,8 +23,8 @@ shows, and its stones still sit on the lattice inside it.
    (``MIN_CONTRAST``). A table, a book or a floor reads about as sure anywhere.
    A board with few stones, or stones that read as sure half a cell off, may
    still show its lines: a grid whose stones read sure (``LINED_CERTAINTY``) is
-   also kept where its lines are darker than lines half a cell off
-   (:func:`line_contrast`, ``MIN_LINE_CONTRAST``).
+   also kept where its lines are darker than lines half a cell off, both ways
+   (:func:`line_contrast`, :func:`weaker_lines`, ``MIN_LINE_CONTRAST``).
 
 Only a fallback: where the lines are seen, they place a grid better.
 """
@@ -62,6 +62,7 @@ __all__ = [
     "grid_in_outline",
     "line_contrast",
     "outline_grids",
+    "weaker_lines",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -279,22 +280,27 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
     Of the outlines whose grid reads as a board (``MIN_CERTAINTY``,
     ``MIN_CONTRAST``), the one whose stones stand out most from half a cell off;
     failing those, of the grids whose stones read sure (``LINED_CERTAINTY``) and
-    whose lines show (``MIN_LINE_CONTRAST``), the one whose lines show most.
-    ``details``: ``outline``, that outline's rank by area (1 for the largest);
-    ``certainty``, ``contrast`` and ``lines`` of its reading. Confidence is the
-    stones' contrast over 0.1, or the lines' contrast over 1, at most 1.
+    whose lines show both ways (``MIN_LINE_CONTRAST``, :func:`weaker_lines`), the
+    one whose lines show most. ``details``: ``outline``, that outline's rank by
+    area (1 for the largest); ``certainty``, ``contrast`` and ``lines`` of its
+    reading. Confidence is the stones' contrast over 0.1, or the weaker way's
+    lines' contrast over 1, at most 1.
     """
     candidates = outline_grids(image, size=size)
     boards = [c for c in candidates if c.certainty >= MIN_CERTAINTY and c.contrast >= MIN_CONTRAST]
     lined = [
-        c for c in candidates if c.certainty >= LINED_CERTAINTY and c.lines >= MIN_LINE_CONTRAST
+        (c, weaker)
+        for c in candidates
+        if c.certainty >= LINED_CERTAINTY
+        and c.lines >= MIN_LINE_CONTRAST
+        and (weaker := weaker_lines(image, c.grid)) >= MIN_LINE_CONTRAST
     ]
     if boards:
         best = max(boards, key=lambda c: c.contrast)
         confidence = min(1.0, best.contrast / 0.1)
     elif lined:
-        best = max(lined, key=lambda c: c.lines)
-        confidence = min(1.0, best.lines)
+        best, weaker = max(lined, key=lambda cw: cw[0].lines)
+        confidence = min(1.0, weaker)
     else:
         return _failure(f"no board outline reads as a board ({len(candidates)} grids tried)")
     details = {
@@ -317,26 +323,64 @@ def line_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     of grey inside the grid: a board's lines show, a table's texture shows about
     as much anywhere.
     """
+    ridges = _line_ridges(image, grid)
+    if ridges is None:
+        return 0.0
+    (rows, columns), (rows_off, columns_off), spread = ridges
+    on, off = np.concatenate([rows, columns]), np.concatenate([rows_off, columns_off])
+    return float(np.median(on) - np.median(off)) / spread
+
+
+def weaker_lines(image: npt.NDArray[np.uint8], grid: Grid) -> float:
+    """:func:`line_contrast` of the rows and of the columns apart, the lesser of the two.
+
+    A grid skewed off the board (from an outline whose corners the camera's angle
+    or a bowl pulled) can still lie on its lines one way while its lines the
+    other way fall between the board's; over all its lines together the first
+    way carries the median.
+    """
+    ridges = _line_ridges(image, grid)
+    if ridges is None:
+        return 0.0
+    on, off, spread = ridges
+    return min(float(np.median(a) - np.median(b)) / spread for a, b in zip(on, off, strict=True))
+
+
+LineRidges = tuple[FloatArray, FloatArray]
+
+
+def _line_ridges(
+    image: npt.NDArray[np.uint8], grid: Grid
+) -> tuple[LineRidges, LineRidges, float] | None:
+    """Each row's and column's ridge on the grid, and half a cell off; the grey's spread.
+
+    None where the grid covers no pixel.
+    """
     gray = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     gray = np.asarray(gray, dtype=np.float32)
-    n = grid.size
     inside = np.zeros(gray.shape, dtype=np.uint8)
     cv2.fillConvexPoly(inside, np.round(grid.corners).astype(np.int32), 1)
     values = gray[inside > 0]
     if values.size == 0:
-        return 0.0
+        return None
     spread = float(np.median(np.abs(values - np.median(values)))) + 1.0
-    ridges = [_ridge(gray, grid.homography, n, shift) for shift in (0.0, 0.5)]
-    return (ridges[0] - ridges[1]) / spread
+    on, off = (_ridges(gray, grid.homography, grid.size, shift) for shift in (0.0, 0.5))
+    return on, off, spread
 
 
-def _ridge(gray: npt.NDArray[np.float32], homography: FloatArray, n: int, shift: float) -> float:
-    """Median over the lines ``shift``..``n - 1 + shift`` (both ways) of their ridge."""
+def _ridges(
+    gray: npt.NDArray[np.float32], homography: FloatArray, n: int, shift: float
+) -> LineRidges:
+    """The ridge of each row and of each column ``shift``..``n - 1 + shift``: medians along it."""
     along = (np.arange(n - 1, dtype=np.float64)[:, None] + np.array([0.25, 0.5, 0.75])).ravel()
     across = np.arange(n, dtype=np.float64) + shift
-    per_line = []
-    for axis in (0, 1):
-        ridge = line_ridges(gray, homography, across, along, axis=axis)
-        per_side = ridge.reshape(n, n - 1, 3).mean(axis=2)
-        per_line.extend(np.median(per_side, axis=1).tolist())
-    return float(np.median(per_line))
+    rows, columns = (
+        np.median(
+            line_ridges(gray, homography, across, along, axis=axis)
+            .reshape(n, n - 1, 3)
+            .mean(axis=2),
+            axis=1,
+        ).astype(np.float64)
+        for axis in (0, 1)
+    )
+    return rows, columns
