@@ -74,6 +74,7 @@ __all__ = [
     "CROWDED",
     "FAINT_EVIDENCE",
     "OUTLINE_LINES_CLEARER",
+    "OUTLINE_LINES_KEPT",
     "OUTLINE_SURER",
     "SNAP_STEPS",
     "SNAP_SURER",
@@ -119,6 +120,16 @@ CROWDED = 0.7
 #: misplaced are read right from their outline and none placed right is lost; at
 #: 0, 16 and none; at 0.02, 8 and none.
 OUTLINE_SURER = 0.005
+#: Share of the lines' grid's line contrast (:func:`vision.outline.line_contrast`)
+#: an outline grid that reads surer must keep to replace it, where the lines'
+#: grid's lines show (``MIN_LINE_CONTRAST``): on a nearly empty board a grid
+#: off the lines can read a few stones surer. Dev photos (hard synthetic, seeds
+#: 1357, 2468, 333, 555 and 777; 26 outline grids replaced an unsure lines' grid
+#: by reading surer): the one that misplaced a board placed right kept 0.55 of
+#: its lines (2468 #29, 3 stones, reported at 0.92); of those that read a
+#: misplaced board right, the least kept 0.72; two that replaced a right grid
+#: with another right one kept 0.18 and 0.17 (a point gained, a point lost).
+OUTLINE_LINES_KEPT = 0.6
 #: Failing that, how much more an outline grid's lines must show than the lines'
 #: grid's (:func:`vision.outline.line_contrast`) to replace it, reading at least
 #: as sure, with stones at least as distinct and lines plainly seen
@@ -482,8 +493,9 @@ def _outline_reading_better(
     """The grid in a board outline that reads clearly better than the lines' ``grid``, if any.
 
     Surer by ``OUTLINE_SURER`` per point, with stones that stand out from half a
-    cell off at least as much: the lines' window was lines off, or their lattice
-    squeezed by a wrong perspective. Of several, the surest. Failing that, as sure
+    cell off at least as much, and, where the lines' grid shows its lines, lines
+    that still show (``OUTLINE_LINES_KEPT``): the lines' window was lines off, or
+    their lattice squeezed by a wrong perspective. Of several, the surest. Failing that, as sure
     and as distinct, with lines that show more by ``OUTLINE_LINES_CLEARER``: the
     most lined. ``sure`` is ``grid``'s certainty, ``evidence`` its line crossings.
 
@@ -500,9 +512,11 @@ def _outline_reading_better(
     candidates = [
         c for c in outline_grids(image, size=grid.size, at_least=sure) if c.contrast >= contrast
     ]
-    surer = [c for c in candidates if c.certainty >= sure + OUTLINE_SURER]
+    own_lines = line_contrast(image, grid)
+    kept = OUTLINE_LINES_KEPT * own_lines if own_lines >= MIN_LINE_CONTRAST else -np.inf
+    surer = [c for c in candidates if c.certainty >= sure + OUTLINE_SURER and c.lines >= kept]
     if surer:
         return max(surer, key=lambda c: c.certainty)
-    lines = max(MIN_LINE_CONTRAST, line_contrast(image, grid) + OUTLINE_LINES_CLEARER)
+    lines = max(MIN_LINE_CONTRAST, own_lines + OUTLINE_LINES_CLEARER)
     lined = [c for c in candidates if c.lines >= lines]
     return max(lined, key=lambda c: c.lines) if lined else None
