@@ -495,9 +495,10 @@ def _outline_reading_better(
     Surer by ``OUTLINE_SURER`` per point, with stones that stand out from half a
     cell off at least as much, and, where the lines' grid shows its lines, lines
     that still show (``OUTLINE_LINES_KEPT``): the lines' window was lines off, or
-    their lattice squeezed by a wrong perspective. Of several, the surest. Failing that, as sure
-    and as distinct, with lines that show more by ``OUTLINE_LINES_CLEARER``: the
-    most lined. ``sure`` is ``grid``'s certainty, ``evidence`` its line crossings.
+    their lattice squeezed by a wrong perspective. Of several, the surest.
+    Failing that, as sure and as distinct, with lines that show more by
+    ``OUTLINE_LINES_CLEARER``: the most lined. ``sure`` is ``grid``'s certainty,
+    ``evidence`` its line crossings.
 
     A grid whose stones read near certain (within ``OUTLINE_SURER``) is checked
     only where its crossings are faint (under ``FAINT_EVIDENCE``), and only for
