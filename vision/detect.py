@@ -125,10 +125,12 @@ OUTLINE_SURER = 0.005
 #: grid's lines show (``MIN_LINE_CONTRAST``): on a nearly empty board a grid
 #: off the lines can read a few stones surer. Dev photos (hard synthetic, seeds
 #: 1357, 2468, 333, 555 and 777; 26 outline grids replaced an unsure lines' grid
-#: by reading surer): the one that misplaced a board placed right kept 0.55 of
-#: its lines (2468 #29, 3 stones, reported at 0.92); of those that read a
-#: misplaced board right, the least kept 0.72; two that replaced a right grid
-#: with another right one kept 0.18 and 0.17 (a point gained, a point lost).
+#: by reading surer): of the two that misplaced a board placed right, 2468 #29
+#: (3 stones, reported at 0.92) kept 0.55 of its lines and #134 0.77 (a window
+#: a line off, which :func:`vision.centring.take_in_line_ends` moves back); of
+#: the ten that read a misplaced board right, those whose lines' grid showed its
+#: lines kept 0.72 at least; two that replaced a right grid with another right
+#: one kept 0.18 and 0.17 (a point gained, a point lost).
 OUTLINE_LINES_KEPT = 0.6
 #: Failing that, how much more an outline grid's lines must show than the lines'
 #: grid's (:func:`vision.outline.line_contrast`) to replace it, reading at least
