@@ -13,7 +13,9 @@ from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.positions import edge_case
 from vision import Grid, detect_board, grid_from_corners, read_stones
 from vision.centring import (
+    CERTAIN,
     OFFSETS,
+    SURER,
     _field,
     _log_certainty,
     _moved,
@@ -76,6 +78,25 @@ def test_a_grid_half_a_cell_off_a_crowded_board_is_moved_onto_its_stones() -> No
 def test_a_grid_on_its_stones_stays_where_it_is() -> None:
     photo = crowded_photo(12)
     truth = true_grid(photo)
+    centred, gain = centre_on_stones(photo.image, truth)
+    assert gain == 0.0
+    assert centred is truth
+
+
+def test_a_grid_read_near_certain_is_kept_without_reading_its_offsets(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    photo = crowded_photo(12)
+    truth = true_grid(photo)
+    now = float(_log_certainty(BoardSampler.for_grid(truth).warp(photo.image), 19).mean())
+    assert now + SURER >= CERTAIN  # no offset could read surer by SURER
+    _, best = fit_offset_field(certainty_maps(photo.image, truth))
+    assert best - now <= SURER  # and indeed none does
+
+    def unread(*_: object) -> FloatArray:
+        raise AssertionError("the offsets were read")
+
+    monkeypatch.setattr("vision.centring.certainty_maps", unread)
     centred, gain = centre_on_stones(photo.image, truth)
     assert gain == 0.0
     assert centred is truth

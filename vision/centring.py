@@ -52,6 +52,7 @@ from vision.stones import read_stones
 __all__ = [
     "BEYOND",
     "BEYOND_SHARE",
+    "CERTAIN",
     "LINE_SHARE",
     "MIXED",
     "OFFSETS",
@@ -78,6 +79,9 @@ OFFSETS = np.arange(-4, 5, dtype=np.float64) / 8.0
 SURER = 0.01
 #: Log-probability given to a point whose offset leaves the range read.
 OUTSIDE = -5.0
+#: The most a reading's mean log-probability can be (every point read with
+#: probability 1; :func:`certainty` adds 1e-6 before the log).
+CERTAIN = float(np.log(1.0 + 1e-6))
 #: Steps (cells) of the offset field's coordinate ascent, coarse to fine.
 ASCENT_STEPS = (0.125, 0.0625, 0.03125)
 #: Share of the line beyond the window that must hold sure stones to move the
@@ -299,6 +303,9 @@ def centre_on_stones(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, fl
     plain = _moved(grid, np.zeros(6))
     plain_now = certainty(image, plain)
     start, start_now = (plain, plain_now) if plain_now > now else (grid, now)
+    if start_now + SURER >= CERTAIN:
+        # Reading near certain already, no offset can read surer by SURER.
+        return (plain, plain_now - now) if start is plain else (grid, 0.0)
     params, best = fit_offset_field(certainty_maps(image, start))
     if best - start_now > SURER:
         return _settle_window(image, start, params), best - now

@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.centring import (
+    CERTAIN,
     centre_on_stones,
     certainty,
     half_cell_contrast,
@@ -292,7 +293,8 @@ def detect_board(
         if snapped is not None:
             grid, sure, steps = snapped
             details["snapped"] = float(steps)
-    stretched = stretch_to_lines(colour, grid)
+    # A grid reading near certain cannot be read surer by STRETCH_SURER.
+    stretched = stretch_to_lines(colour, grid) if sure + STRETCH_SURER < CERTAIN else None
     if stretched is not None:
         stretched_sure = certainty(colour, stretched)
         if stretched_sure >= sure + STRETCH_SURER:
