@@ -299,14 +299,18 @@ def _crossing_evidence(
     uu, vv = np.meshgrid(us, vs)
     steps = np.array([0.15, 0.25, 0.35, 0.45])
     h, w = mask.shape
+    flat = mask.ravel()
+    # The lattice points' homogeneous image coordinates, once: a point moved by
+    # (du, dv) adds the homography's first two columns times (du, dv) to them.
+    m = homography
+    x0, y0, w0 = ((m[i, 0] * uu + m[i, 1] * vv + m[i, 2])[..., None] for i in range(3))
 
     def sample(du: FloatArray, dv: FloatArray) -> FloatArray:
-        pts = np.stack([uu[..., None] + du, vv[..., None] + dv], axis=-1)
-        img = apply_homography(homography, pts)
-        x = np.rint(img[..., 0]).astype(np.int64)
-        y = np.rint(img[..., 1]).astype(np.int64)
+        scale = w0 + (m[2, 0] * du + m[2, 1] * dv)
+        x = np.rint((x0 + (m[0, 0] * du + m[0, 1] * dv)) / scale).astype(np.int64)
+        y = np.rint((y0 + (m[1, 0] * du + m[1, 1] * dv)) / scale).astype(np.int64)
         inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-        values = np.where(inside, mask[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)], 0.0)
+        values = np.where(inside, flat[np.where(inside, y * w + x, 0)], 0.0)
         return np.asarray(values.mean(axis=-1), dtype=np.float64)
 
     arms = []
