@@ -11,6 +11,7 @@ from tests.vision_synthetic import draw_board
 from vision import detect_board, grid_from_corners
 from vision.features import lift_homography
 from vision.geometry import (
+    _comb_scores,
     apply_homography,
     cell_aspect,
     comb_lattices,
@@ -82,6 +83,19 @@ def test_comb_lattices_find_a_grid_in_a_profile_with_lines_missing() -> None:
     assert best.origin == pytest.approx(100.0, abs=1.0)
     # Half the spacing fits every line too, with every other tooth between lines.
     assert all(other < score for _, other in others)
+
+
+@pytest.mark.parametrize("step", [1.0, 0.25])
+def test_each_combs_score_is_the_same_scored_alone_or_with_others(step: float) -> None:
+    # Combs are scored many spacings at once, the narrow ones' rows padded; each
+    # must score, to the last bit, as it would alone.
+    rng = np.random.default_rng(3)
+    profile = rng.normal(0.0, 0.2, 500) + np.cos(np.arange(500) * 2 * np.pi / 17.3)
+    spacings = np.exp(np.arange(np.log(3.0), np.log(499 / 18), 0.01))
+    scores, origins = _comb_scores(profile, spacings, 19, step)
+    for i in range(0, len(spacings), 7):
+        alone = _comb_scores(profile, spacings[i : i + 1], 19, step)
+        assert (scores[i], origins[i]) == (alone[0][0], alone[1][0])
 
 
 def test_comb_lattices_need_room_for_the_lines() -> None:

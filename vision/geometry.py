@@ -325,24 +325,17 @@ def comb_lattices(
         return []
     # Coarse steps of 1 % in spacing, then 0.1 % around the best few.
     coarse = np.exp(np.arange(np.log(min_spacing), np.log(max_spacing), 0.01))
-    scored = [_comb_score(values, float(s), lines, 1.0) for s in coarse]
-    scores = np.array([score for score, _ in scored])
+    scores, _ = _comb_scores(values, coarse, lines, 1.0)
     peaks = [
         i
         for i in np.argsort(scores)[::-1][: 3 * count]
         if np.isfinite(scores[i])
         and scores[i] >= max(scores[max(0, i - 1)], scores[min(len(scores) - 1, i + 1)])
     ]
-    spacings_list: list[float] = []
-    results: list[tuple[float, float]] = []
-    for i in peaks:
-        for s in coarse[i] * np.exp(np.arange(-0.01, 0.0101, 0.001)):
-            if min_spacing <= s <= max_spacing:
-                spacings_list.append(float(s))
-                results.append(_comb_score(values, float(s), lines, 0.25))
-    spacings = np.array(spacings_list)
-    scores = np.array([score for score, _ in results]) if results else np.zeros(0)
-    origins = np.array([origin for _, origin in results]) if results else np.zeros(0)
+    near = [coarse[i] * np.exp(np.arange(-0.01, 0.0101, 0.001)) for i in peaks]
+    spacings = np.concatenate(near) if near else np.zeros(0)
+    spacings = spacings[(spacings >= min_spacing) & (spacings <= max_spacing)]
+    scores, origins = _comb_scores(values, spacings, lines, 0.25)
     found: list[tuple[Lattice1D, float]] = []
     order = np.argsort(scores)[::-1]
     for i in order:
@@ -356,31 +349,78 @@ def comb_lattices(
     return found
 
 
-def _comb_score(values: FloatArray, spacing: float, lines: int, step: float) -> tuple[float, float]:
-    """Best mean contrast of ``lines`` consecutive teeth at ``spacing``, and the first tooth."""
-    length = len(values)
-    positions = np.arange(length, dtype=np.float64)
-    phases = np.arange(0.0, spacing, step)
-    teeth = np.arange(int(np.ceil(length / spacing)) + 1)
-    where = phases[:, None] + spacing * teeth[None, :]  # (P, T)
-    if where.shape[1] < lines:
-        return -np.inf, 0.0
-    nan = np.nan
-    on = np.interp(where, positions, values, left=nan, right=nan)
-    off = 0.5 * (
-        np.interp(where - 0.5 * spacing, positions, values, left=nan, right=nan)
-        + np.interp(where + 0.5 * spacing, positions, values, left=nan, right=nan)
-    )
+def _comb_scores(
+    values: FloatArray, spacings: FloatArray, lines: int, step: float
+) -> tuple[FloatArray, FloatArray]:
+    """For each spacing, the best mean contrast of ``lines`` consecutive teeth, and the first tooth.
+
+    Returns ``(scores, origins)``; ``-inf`` (origin 0) where fewer than ``lines``
+    teeth fit. Spacings whose combs have about as many teeth (within a fifth)
+    are scored together (:func:`_comb_block`).
+    """
+    scores = np.full(len(spacings), -np.inf)
+    origins = np.zeros(len(spacings))
+    counts = np.ceil(len(values) / spacings).astype(np.int64) + 1  # teeth per comb
+    todo = np.flatnonzero(counts >= lines)
+    todo = todo[np.argsort(-counts[todo], kind="stable")]
+    while len(todo):
+        group = todo[counts[todo] * 5 >= counts[todo[0]] * 4]
+        scores[group], origins[group] = _comb_block(
+            values, spacings[group], int(counts[group].max()), lines, step
+        )
+        todo = todo[len(group) :]
+    return scores, origins
+
+
+def _comb_block(
+    values: FloatArray, spacings: FloatArray, teeth: int, lines: int, step: float
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_comb_scores` for combs of at most ``teeth`` teeth, every phase a row.
+
+    The rows of the wider spacings run on past the profile's end, where teeth are
+    invalid as anywhere off the profile, so each spacing scores as it would alone.
+    """
+    phases = [np.arange(0.0, spacing, step) for spacing in spacings]
+    rows = np.array([len(p) for p in phases])
+    spacing = np.repeat(spacings, rows)[:, None]
+    where = np.concatenate(phases)[:, None] + spacing * np.arange(teeth)[None, :]
+    on = _sampled(values, where)
+    off = 0.5 * (_sampled(values, where - 0.5 * spacing) + _sampled(values, where + 0.5 * spacing))
     contrast = on - off
     valid = np.isfinite(contrast)
     contrast = np.where(valid, contrast, 0.0)
-    total = np.cumsum(np.pad(contrast, ((0, 0), (1, 0))), axis=1)
-    complete = np.cumsum(np.pad(valid, ((0, 0), (1, 0))), axis=1)
+    # Running sums from a leading zero, so that any run of teeth is a difference.
+    total = np.zeros((where.shape[0], teeth + 1))
+    np.cumsum(contrast, axis=1, out=total[:, 1:])
+    complete = np.zeros(total.shape, dtype=np.int64)
+    np.cumsum(valid, axis=1, out=complete[:, 1:])
     window = total[:, lines:] - total[:, :-lines]
     inside = (complete[:, lines:] - complete[:, :-lines]) == lines
     window = np.where(inside, window, -np.inf)
-    p, k = np.unravel_index(int(np.argmax(window)), window.shape)
-    return float(window[p, k]) / lines, float(phases[p] + spacing * k)
+    scores = np.empty(len(spacings))
+    origins = np.empty(len(spacings))
+    first = np.concatenate([[0], np.cumsum(rows)])
+    for i in range(len(spacings)):
+        block = window[first[i] : first[i + 1]]
+        p, k = np.unravel_index(int(np.argmax(block)), block.shape)
+        scores[i] = float(block[p, k]) / lines
+        origins[i] = float(phases[i][p] + spacings[i] * k)
+    return scores, origins
+
+
+def _sampled(values: FloatArray, where: FloatArray) -> FloatArray:
+    """``values`` read between samples, linearly, at positions ``where``; NaN outside.
+
+    The arithmetic of ``np.interp(where, arange(L), values)`` (identical results),
+    without its search for the interval, which unit-spaced samples make a floor.
+    """
+    last = len(values) - 1
+    inside = (where >= 0) & (where <= last)
+    left = np.minimum(np.where(inside, np.floor(where), 0), last - 1).astype(np.intp)
+    slope = values[left + 1] - values[left]
+    out = slope * (where - left) + values[left]
+    out = np.where(where == last, values[last], out)
+    return np.asarray(np.where(inside, out, np.nan), dtype=np.float64)
 
 
 def focal_length(homography: FloatArray, image_shape: tuple[int, int]) -> float:
