@@ -21,14 +21,12 @@ from vision.geometry import (
 )
 from vision.grid import (
     _canonical_order,
-    _crossing_evidence,
     _distort,
     _fit_lines,
     _search_once,
     _stones_beyond,
     _undistort,
 )
-from vision.lines import line_response
 
 EMPTY_19 = ["." * 19] * 19
 
@@ -102,32 +100,6 @@ def test_each_combs_score_is_the_same_scored_alone_or_with_others(step: float) -
 
 def test_comb_lattices_need_room_for_the_lines() -> None:
     assert comb_lattices(np.ones(40), lines=19) == []
-
-
-@pytest.mark.parametrize("both", [False, True])
-def test_the_crossings_bound_is_never_below_the_crossings(both: bool) -> None:
-    # The spacing check passes over a lattice whose bound cannot beat its floor:
-    # exact only if the bound holds at every point, for the board's lattice and
-    # for those at half, double and three times its spacing.
-    corners = [(230, 80), (590, 90), (760, 560), (50, 550)]
-    image, _ = draw_board(EMPTY_19, corners=corners, rng=np.random.default_rng(5))
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    response = line_response(gray, width=7)
-    mask = (response > 12).astype(np.float32)
-    board = grid_from_corners(corners, size=19, image_shape=gray.shape).homography
-    for along_u, along_v in ((1.0, 1.0), (0.5, 1.0), (1.0, 2.0), (3.0, 1.0)):
-        lattice = board @ np.diag([along_u, along_v, 1.0])
-        us = np.arange(-4.0, 24.0 / along_u)
-        vs = np.arange(-4.0, 24.0 / along_v)
-        evidence = _crossing_evidence(mask, lattice, us, vs, both=both)
-        bound = _crossing_evidence(mask, lattice, us, vs, both=both, upper=True)
-        assert np.all(bound >= evidence)
-    # The evidence itself tells the board: its crossings show on the board's own
-    # lattice, and beside the board, where no line is, there are none.
-    right = _crossing_evidence(mask, board, np.arange(19.0), np.arange(19.0), both=both)
-    assert float(right.mean()) > 0.5
-    outside = _crossing_evidence(mask, board, np.arange(-12.0, -6.0), np.arange(19.0), both=both)
-    assert float(outside.max()) == 0.0
 
 
 def test_a_faint_blurred_grid_is_found_by_the_second_look() -> None:

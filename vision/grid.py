@@ -117,9 +117,6 @@ SOFT_FLOOR = 4.0
 EQUALIZE_CLIP = 4.0
 #: How much more evidence a lattice at another spacing needs to replace the first.
 MULTIPLE_MARGIN = 1.2
-#: Margin below a floor under which a placement's upper bound passes it over
-#: (room for rounding in the window sums of bound and evidence).
-BOUND_SLACK = 1e-9
 #: How much more crossing evidence a window one line over needs to replace the first.
 SHIFT_MARGIN = 1.05
 
@@ -286,14 +283,12 @@ def _crossing_evidence(
     vs: FloatArray,
     *,
     both: bool = False,
-    upper: bool = False,
 ) -> FloatArray:
     """Evidence (0..1) that grid lines cross at each lattice point ``(u, v)``.
 
     With ``both``, a point needs lines in both directions (the smaller of the two
     counts): a lattice at half the board's spacing, whose extra points lie on one
-    line only, then gets half the evidence of the board's. With ``upper``, a
-    bound on it from a third of the samples: the presence on the arms alone.
+    line only, then gets half the evidence of the board's.
 
     Line presence is sampled on short arms toward the four neighbours, less the
     presence half a cell to either side of the arm (so that texture, which is
@@ -323,9 +318,6 @@ def _crossing_evidence(
     for du, dv in ((-1, 0), (1, 0), (0, -1), (0, 1)):
         along_u, along_v = du * steps, dv * steps
         on = sample(along_u, along_v)
-        if upper:  # on less off, clipped, is at most on
-            arms.append(on)
-            continue
         off = 0.5 * (
             sample(along_u + 0.5 * abs(dv) + zero, along_v + 0.5 * abs(du))
             + sample(along_u - 0.5 * abs(dv) + zero, along_v - 0.5 * abs(du))
@@ -799,14 +791,12 @@ def _place_window(
     size: int,
     *,
     both: bool = False,
-    above: float = -np.inf,
 ) -> Placement | None:
     """Where a pair of 1-D lattices puts the board: its N×N window of most crossings.
 
     Returns ``(to_work, us, vs, mean evidence, (row, col) of the window in us, vs)``
     with ``to_work`` mapping lattice ``(u, v)`` to the working image, or None when
-    the lattice is too fine for the line evidence to span, or when no window's
-    evidence can exceed ``above`` (by its upper bound, for a third of the work).
+    the lattice is too fine for the line evidence to span.
     """
     lat_u, lat_v = lattices
     idx_u, idx_v = lat_u.index(positions[0]), lat_v.index(positions[1])
@@ -823,10 +813,6 @@ def _place_window(
     )
     if max(len(us), len(vs)) > 8 * size:
         return None
-    if above > -np.inf:
-        bound = _crossing_evidence(mask, to_work, us, vs, both=both, upper=True)
-        if _best_window(bound, size)[2] < above - BOUND_SLACK:
-            return None
     evidence = _crossing_evidence(mask, to_work, us, vs, both=both)
     r0, c0, mean_evidence = _best_window(evidence, size)
     return to_work, us, vs, mean_evidence, (r0, c0)
@@ -840,15 +826,11 @@ def _best_placement(
     size: int,
     *,
     both: bool = False,
-    above: float = -np.inf,
 ) -> tuple[tuple[Lattice1D, Lattice1D], Placement] | None:
-    """Of several lattice pairs, the one whose best window has most crossings.
-
-    Pairs whose windows cannot have more than ``above`` are passed over.
-    """
+    """Of several lattice pairs, the one whose best window has most crossings."""
     best: tuple[tuple[Lattice1D, Lattice1D], Placement] | None = None
     for pair in pairs:
-        placed = _place_window(mask, to_rect, pair, positions, size, both=both, above=above)
+        placed = _place_window(mask, to_rect, pair, positions, size, both=both)
         if placed is not None and (best is None or placed[3] > best[1][3]):
             best = (pair, placed)
     return best
@@ -1433,15 +1415,11 @@ def _search_once(
             (lat_u, v) for v in _multiples(lat_v)
         ]
         first = _place_window(dilated, to_rect, (lat_u, lat_v), positions, size, both=True)
-        if first is not None:
-            floor = MULTIPLE_MARGIN * first[3]
-            again = _best_placement(
-                dilated, to_rect, candidates, positions, size, both=True, above=floor
-            )
-            if again is not None and again[1][3] > floor:
-                switched = _place_window(dilated, to_rect, again[0], positions, size)
-                if switched is not None and switched[3] >= MIN_EVIDENCE:
-                    best = (again[0], switched)
+        again = _best_placement(dilated, to_rect, candidates, positions, size, both=True)
+        if first is not None and again is not None and again[1][3] > MULTIPLE_MARGIN * first[3]:
+            switched = _place_window(dilated, to_rect, again[0], positions, size)
+            if switched is not None and switched[3] >= MIN_EVIDENCE:
+                best = (again[0], switched)
     to_work, us, vs, mean_evidence, (r0, c0) = best[1]
     window_points = np.stack(
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
