@@ -441,7 +441,7 @@ def take_in_line_ends(
     total = np.zeros(2, dtype=np.int64)
     for _ in range(rounds):
         move = np.zeros(2, dtype=np.int64)
-        for index, axis in ((0, 0), (1, 1)):  # columns: gaps along the rows; then rows
+        for axis in (0, 1):  # columns (their gaps lie along the rows), then rows
             ridges = line_ridges(gray, grid.homography, crossing, along, axis=axis)
             gap = np.median(ridges.reshape(n, n + 1, 3).mean(axis=2), axis=0)
             before, inside, after = gap[0], gap[1:n], gap[n]
@@ -450,9 +450,9 @@ def take_in_line_ends(
                 continue
             share = inside / typical
             if share[0] < GAP_BARE and after > GAP_SHOWN * typical:
-                move[index] = 1
+                move[axis] = 1
             elif share[-1] < GAP_BARE and before > GAP_SHOWN * typical:
-                move[index] = -1
+                move[axis] = -1
         if move.any():
             stones = np.array([list(row) for row in read_stones(image, grid).board]) != "."
             for index, held in ((0, stones.mean(axis=0)), (1, stones.mean(axis=1))):
