@@ -82,7 +82,14 @@ def test_scattered_lines_are_not_a_board() -> None:
     said = [
         part.split(":")[0] for part in detection.reason.removeprefix("no board found: ").split("; ")
     ]
-    assert said == ["lines", "outline", "loose stones", "stones' cores", "faint lines"]
+    assert said == [
+        "lines",
+        "outline",
+        "loose stones",
+        "stones' cores",
+        "faint lines",
+        "blurred lines",
+    ]
 
 
 def test_a_tiled_floor_is_not_a_board() -> None:

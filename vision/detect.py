@@ -18,8 +18,10 @@ whose stones read near certain is checked so only where its crossings are faint
 found a board, the lattice of loose blobs (touching stones) may, if its stones
 read as a board; then that of the cores of the dark and bright regions that
 a nearly full board's stones merge into (:func:`vision.lattice.touching_centres`);
-and last, lines a grey level or two deep, sought on a locally
-equalised copy (:func:`vision.grid.find_faint_grid`), under the same floors. A
+then lines a grey level or two deep, sought on a locally
+equalised copy (:func:`vision.grid.find_faint_grid`), under the same floors;
+and last lines blurred wider than the line filter, by a wider one
+(:func:`vision.grid.find_blurred_grid`), under those floors too. A
 placement still unsure is snapped onto the lines near it while that makes its
 stones read surer (``SNAP_SURER``): one side of it may sit part of a cell off;
 its sides are moved to lay its lines on the board's, where its stones read
@@ -30,7 +32,8 @@ moves whole lines toward lines of stones left outside it
 its first line stop short of it and run on past its last
 (:func:`vision.centring.take_in_line_ends`): its outer line on the board's rim. An
 unsure grid on which neither the stones nor the lines stand out from half a cell
-off (``BARE_CONTRAST``) is no board: a floor's tiles.
+off (``BARE_CONTRAST``) is not taken (a floor's tiles, or a board's lattice
+lines off): the searches for where nothing was found then look for the board.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from vision.grid import (
     SURE_EVIDENCE,
     BoardDetection,
     Grid,
+    find_blurred_grid,
     find_by_stones,
     find_faint_grid,
     find_grid,
@@ -241,30 +245,7 @@ def detect_board(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
     )
     if found.grid is None:
-        outlined = find_by_outline(colour, size=size)
-        if outlined:
-            return _outline_or_stones(colour, outlined)
-        stoned = _found_by_stones_alone(colour, size)
-        if stoned:
-            return stoned
-        cored = _found_by_stones_alone(colour, size, touching=True)
-        if cored:
-            return cored
-        faint = _found_by_faint_lines(colour, size, rng)
-        if faint:
-            return faint
-        # Each search's reason, named by the search: two of them share texts.
-        searches = {
-            "lines": found,
-            "outline": outlined,
-            "loose stones": stoned,
-            "stones' cores": cored,
-            "faint lines": faint,
-        }
-        reasons = [
-            f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()
-        ]
-        return BoardDetection(grid=None, reason="no board found: " + "; ".join(reasons))
+        return _other_searches(colour, size, rng, found)
     if found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
         return found
     grid, gain = centre_on_stones(colour, found.grid)
@@ -288,40 +269,101 @@ def detect_board(
             contrast=better.contrast,
             lines=better.lines,
         )
-    if sure < SNAP_UNSURE:
-        snapped = _snapped_surer(colour, grid, sure)
-        if snapped is not None:
-            grid, sure, steps = snapped
-            details["snapped"] = float(steps)
-    # A grid reading near certain cannot be read surer by STRETCH_SURER.
-    stretched = stretch_to_lines(colour, grid) if sure + STRETCH_SURER < CERTAIN else None
-    if stretched is not None:
-        stretched_sure = certainty(colour, stretched)
-        if stretched_sure >= sure + STRETCH_SURER:
-            grid, sure = stretched, stretched_sure
-            details["stretched"] = 1.0
-    taken, (columns, rows) = take_in_stones(colour, grid)
-    if columns or rows:
-        grid, sure = taken, certainty(colour, taken)
-        details.update(moved_columns=float(columns), moved_rows=float(rows))
-    ended, (columns, rows) = take_in_line_ends(colour, grid)
-    if columns or rows:
-        grid, sure = ended, certainty(colour, ended)
-        details.update(ends_columns=float(columns), ends_rows=float(rows))
+    grid, sure = _laid_on_board(colour, grid, sure, details)
     if sure < LINED_CERTAINTY:
         lines = line_contrast(colour, grid)
         if lines < MIN_LINE_CONTRAST:
             contrast = half_cell_contrast(colour, grid)
             if contrast < BARE_CONTRAST:
-                return BoardDetection(
+                bare = BoardDetection(
                     grid=None,
                     reason="no board found: a grid's crossings, but neither stones nor lines "
                     f"stand out on it (stones {contrast:.3f}, lines {lines:.2f} against "
                     "half a cell off)",
                 )
+                return _other_searches(colour, size, rng, bare)
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _other_searches(
+    image: npt.NDArray[np.uint8],
+    size: int,
+    rng: np.random.Generator | None,
+    lines: BoardDetection,
+) -> BoardDetection:
+    """Where the lines placed no board (``lines`` says why), the other ways to find one.
+
+    The board's outline, the lattice of loose stones, that of the stones' cores,
+    faint lines on an equalised copy and last blurred lines; the first that finds
+    a board. Failing all, the reason names each search and what it found wanting.
+
+    They also run where the lines' grid was bare (``BARE_CONTRAST``): on the dev
+    photos, that reads two boards right that were refused (2468 #58 by its faint
+    lines, #162 by its blurred ones), and takes no photo without a board.
+    """
+    outlined = find_by_outline(image, size=size)
+    if outlined:
+        return _outline_or_stones(image, outlined)
+    stoned = _found_by_stones_alone(image, size)
+    if stoned:
+        return stoned
+    cored = _found_by_stones_alone(image, size, touching=True)
+    if cored:
+        return cored
+    faint = _found_by_faint_lines(image, size, rng)
+    if faint:
+        return faint
+    blurred = _checked_reading(image, find_blurred_grid(image, size=size, rng=rng), laid=True)
+    if blurred:
+        return blurred
+    # Each search's reason, named by the search: two of them share texts.
+    searches = {
+        "lines": lines,
+        "outline": outlined,
+        "loose stones": stoned,
+        "stones' cores": cored,
+        "faint lines": faint,
+        "blurred lines": blurred,
+    }
+    reasons = [
+        f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()
+    ]
+    return BoardDetection(grid=None, reason="no board found: " + "; ".join(reasons))
+
+
+def _laid_on_board(
+    image: npt.NDArray[np.uint8], grid: Grid, sure: float, details: dict[str, float]
+) -> tuple[Grid, float]:
+    """An unsure grid moved onto the board's lines and stones, and how sure it then reads.
+
+    Snapped onto the lines near it while its stones read surer (``SNAP_SURER``),
+    its sides stretched onto the board's lines (``STRETCH_SURER``), and its
+    window moved toward stones left outside it and to where the board's lines
+    end. Each move taken is noted in ``details``.
+    """
+    if sure < SNAP_UNSURE:
+        snapped = _snapped_surer(image, grid, sure)
+        if snapped is not None:
+            grid, sure, steps = snapped
+            details["snapped"] = float(steps)
+    # A grid reading near certain cannot be read surer by STRETCH_SURER.
+    stretched = stretch_to_lines(image, grid) if sure + STRETCH_SURER < CERTAIN else None
+    if stretched is not None:
+        stretched_sure = certainty(image, stretched)
+        if stretched_sure >= sure + STRETCH_SURER:
+            grid, sure = stretched, stretched_sure
+            details["stretched"] = 1.0
+    taken, (columns, rows) = take_in_stones(image, grid)
+    if columns or rows:
+        grid, sure = taken, certainty(image, taken)
+        details.update(moved_columns=float(columns), moved_rows=float(rows))
+    ended, (columns, rows) = take_in_line_ends(image, grid)
+    if columns or rows:
+        grid, sure = ended, certainty(image, ended)
+        details.update(ends_columns=float(columns), ends_rows=float(rows))
+    return grid, sure
 
 
 def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -> BoardDetection:
@@ -460,27 +502,42 @@ def _found_by_faint_lines(
     """The grid of faint lines (:func:`vision.grid.find_faint_grid`), where nothing else found one.
 
     Equalising the photo raises the grain and the floor's joints with the lines,
-    so the grid must read as a board by the floors a board's outline must pass:
-    stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
+    so the grid must read as a board (:func:`_checked_reading`).
+    """
+    return _checked_reading(image, find_faint_grid(image, size=size, rng=rng))
+
+
+def _checked_reading(
+    image: npt.NDArray[np.uint8], found: BoardDetection, *, laid: bool = False
+) -> BoardDetection:
+    """A last resort's grid, if it reads as a board by the floors a board's outline must pass.
+
+    Stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
     (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show both
     ways (``MIN_LINE_CONTRAST``, :func:`vision.outline.weaker_lines`). An unsure
-    placement is centred on its stones first. Its confidence is at most
+    placement is centred on its stones first, and with ``laid`` also laid on the
+    board's lines and stones (:func:`_laid_on_board`). Its confidence is at most
     ``FAINT_CONFIDENCE``.
     """
-    found = find_faint_grid(image, size=size, rng=rng)
     if found.grid is None:
         return found
     grid, gain = found.grid, 0.0
+    moves: dict[str, float] = {}
     if found.details.get("evidence", 0.0) < SURE_EVIDENCE:
         grid, gain = centre_on_stones(image, grid)
-    sure = certainty(image, grid)
+        sure = certainty(image, grid)
+        if laid:
+            grid, sure = _laid_on_board(image, grid, sure, moves)
+    else:
+        sure = certainty(image, grid)
     stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
     lined = sure >= LINED_CERTAINTY and weaker_lines(image, grid) >= MIN_LINE_CONTRAST
     if not (stands_out or lined):
+        kind = "blurred" if found.details.get("blurred") else "faint"
         return BoardDetection(
-            grid=None, reason="no board found: the faint lines' grid does not read as a board"
+            grid=None, reason=f"no board found: the {kind} lines' grid does not read as a board"
         )
-    details = {**found.details, "certainty": sure}
+    details = {**found.details, **moves, "certainty": sure}
     if gain != 0.0:
         details["centred"] = gain
     confidence = min(
