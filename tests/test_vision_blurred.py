@@ -9,9 +9,10 @@ import pytest
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
-from vision.detect import FAINT_CONFIDENCE
+from vision.detect import FAINT_CONFIDENCE, WELL_LINED
 from vision.errors import VisionError
 from vision.grid import BLURRED_WIDTH, Grid, find_blurred_grid, find_grid, grid_from_corners
+from vision.outline import LINED_CERTAINTY, weaker_lines
 
 
 def blurred_board(sigma: float) -> tuple[np.ndarray, Grid]:
@@ -58,6 +59,25 @@ def test_a_board_in_motion_blur_is_read_from_its_blurred_lines() -> None:
     # Right, but from a last resort under the floors an outline's grid must pass:
     # never reported as sure.
     assert 0.0 < detection.confidence <= FAINT_CONFIDENCE
+
+
+def test_an_empty_board_out_of_focus_is_taken_by_its_lines_though_its_points_read_unsure() -> None:
+    photo = render_photo(seed=photo_seed(333, 49), difficulty="hard")  # empty, blurred, glare
+    assert photo.board is not None and photo.corners is not None
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["blurred"] == 1.0
+    # Under the floor that lets lines vouch for a grid whose stones read unsure,
+    # but its lines show both ways as no floor's joints do.
+    assert detection.details["certainty"] < LINED_CERTAINTY
+    assert weaker_lines(photo.image, detection.grid) >= WELL_LINED
+    sides = np.linalg.norm(photo.corners - np.roll(photo.corners, -1, axis=0), axis=1)
+    cell = sides.min() / 18
+    assert np.linalg.norm(detection.grid.corners - photo.corners, axis=1).max() < 0.5 * cell
+    board = read_stones(photo.image, detection.grid).board
+    pairs = zip(board, photo.board, strict=True)
+    wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
+    assert wrong <= 1  # one phantom stone in the glare
+    assert detection.confidence < FAINT_CONFIDENCE
 
 
 def test_a_floor_whose_joints_the_wider_filter_takes_for_lines_is_still_no_board() -> None:

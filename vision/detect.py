@@ -183,6 +183,15 @@ FAINT_EVIDENCE = 0.55
 #: boards placed by faint lines, 2 of them misplaced, one given 0.96 (1357 #83,
 #: an empty pale board in motion blur, its rows squeezed) and one 0.62.
 FAINT_CONFIDENCE = 0.5
+#: Line contrast both ways (:func:`vision.outline.weaker_lines`) at which a last
+#: resort's grid is a board's however unsure its stones read: a blurred or
+#: overexposed board's stones may read unsure on its true grid. Dev photos (hard
+#: synthetic, five seeds): of the 1,173 grids the faint, blurred and outline
+#: searches give on the 130 no-board photos, none shows its lines more than 0.12.
+#: Two boards nothing else read are taken so, placed right: 333 #49 (empty, out of
+#: focus; lines 0.59, certainty -0.029; 1 point wrong, confidence 0.42) and 1357
+#: #270 (lines 0.50, certainty -0.136; 43 points wrong, confidence 0).
+WELL_LINED = 0.45
 
 
 def detect_board(
@@ -514,7 +523,8 @@ def _checked_reading(
 
     Stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
     (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show both
-    ways (``MIN_LINE_CONTRAST``, :func:`vision.outline.weaker_lines`). An unsure
+    ways (``MIN_LINE_CONTRAST``, :func:`vision.outline.weaker_lines`), or lines
+    that show both ways clearly (``WELL_LINED``) however unsure its stones. An unsure
     placement is centred on its stones first, and with ``laid`` also laid on the
     board's lines and stones (:func:`_laid_on_board`). Its confidence is at most
     ``FAINT_CONFIDENCE``.
@@ -531,7 +541,8 @@ def _checked_reading(
     else:
         sure = certainty(image, grid)
     stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
-    lined = sure >= LINED_CERTAINTY and weaker_lines(image, grid) >= MIN_LINE_CONTRAST
+    lines = weaker_lines(image, grid) if not stands_out else 0.0
+    lined = lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
     if not (stands_out or lined):
         kind = "blurred" if found.details.get("blurred") else "faint"
         return BoardDetection(
