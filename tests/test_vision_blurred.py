@@ -2,34 +2,22 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
+from tests.vision_synthetic import lined_board
 from vision import detect_board, read_stones
 from vision.detect import FAINT_CONFIDENCE, WELL_LINED
 from vision.errors import VisionError
-from vision.grid import BLURRED_WIDTH, Grid, find_blurred_grid, find_grid, grid_from_corners
+from vision.grid import BLURRED_WIDTH, Grid, find_blurred_grid, find_grid
 from vision.outline import LINED_CERTAINTY, weaker_lines
 
 
 def blurred_board(sigma: float) -> tuple[np.ndarray, Grid]:
     """A pale board on a dark table, its lines two pixels wide, out of focus by ``sigma``."""
-    image = np.full((720, 960), 120, np.float32)
-    corners = np.array([[260, 120], [700, 140], [720, 580], [240, 600]], dtype=np.float64)
-    margin = np.array([[-14, -14], [14, -14], [14, 14], [-14, 14]])
-    cv2.fillPoly(image, [(corners + margin).astype(np.int32)], 205)
-    grid = grid_from_corners(corners, size=19, image_shape=image.shape)
-    at = grid.intersections
-    for k in range(19):
-        for start, end in ((at[k, 0], at[k, -1]), (at[0, k], at[-1, k])):
-            a, b = (tuple(int(v) for v in np.round(p)) for p in (start, end))
-            cv2.line(image, a, b, 145, 2, cv2.LINE_AA)
-    noise = np.random.default_rng(1).normal(0.0, 1.0, image.shape)
-    image = cv2.GaussianBlur(image, (0, 0), sigma) + noise
-    return np.clip(image, 0, 255).astype(np.uint8), grid
+    return lined_board(depth=60, thickness=2, sigma=sigma)
 
 
 def test_lines_blurred_past_the_usual_filter_are_found_by_a_wider_one() -> None:

@@ -2,33 +2,21 @@
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
 
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
+from tests.vision_synthetic import lined_board
 from vision import detect_board, read_stones
 from vision.detect import FAINT_CONFIDENCE
 from vision.errors import VisionError
-from vision.grid import Grid, find_faint_grid, find_grid, grid_from_corners
+from vision.grid import Grid, find_faint_grid, find_grid
 
 
 def faint_board(depth: float) -> tuple[np.ndarray, Grid]:
     """A pale board on a dark table, its lines ``depth`` grey levels dark, blurred and noisy."""
-    image = np.full((720, 960), 120, np.float32)
-    corners = np.array([[260, 120], [700, 140], [720, 580], [240, 600]], dtype=np.float64)
-    margin = np.array([[-14, -14], [14, -14], [14, 14], [-14, 14]])
-    cv2.fillPoly(image, [(corners + margin).astype(np.int32)], 205)
-    grid = grid_from_corners(corners, size=19, image_shape=image.shape)
-    at = grid.intersections
-    for k in range(19):
-        for start, end in ((at[k, 0], at[k, -1]), (at[0, k], at[-1, k])):
-            a, b = (tuple(int(v) for v in np.round(p)) for p in (start, end))
-            cv2.line(image, a, b, 205 - depth, 1, cv2.LINE_AA)
-    noise = np.random.default_rng(1).normal(0.0, 1.0, image.shape)
-    image = cv2.GaussianBlur(image, (0, 0), 1.2) + noise
-    return np.clip(image, 0, 255).astype(np.uint8), grid
+    return lined_board(depth=depth, thickness=1, sigma=1.2)
 
 
 def test_lines_a_few_grey_levels_deep_are_found_on_an_equalised_copy() -> None:

@@ -12,6 +12,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.grid import Grid, grid_from_corners
+
 WOOD = (80, 170, 220)  # BGR
 
 
@@ -62,3 +64,26 @@ def draw_board(
     ones = np.ones((*flat_points.shape[:2], 1))
     mapped = np.concatenate([flat_points, ones], -1) @ matrix.T
     return image, np.asarray(mapped[..., :2] / mapped[..., 2:3], dtype=np.float64)
+
+
+def lined_board(
+    *, depth: float, thickness: int, sigma: float
+) -> tuple[npt.NDArray[np.uint8], Grid]:
+    """A pale, empty board on a dark table, in grey: its lines ``depth`` grey levels dark
+    and ``thickness`` pixels wide, blurred by a Gaussian of ``sigma`` pixels, then noisy.
+
+    Returns the image (720, 960) uint8 and the true grid.
+    """
+    image = np.full((720, 960), 120, np.float32)
+    corners = np.array([[260, 120], [700, 140], [720, 580], [240, 600]], dtype=np.float64)
+    margin = np.array([[-14, -14], [14, -14], [14, 14], [-14, 14]])
+    cv2.fillPoly(image, [(corners + margin).astype(np.int32)], 205)
+    grid = grid_from_corners(corners, size=19, image_shape=image.shape)
+    at = grid.intersections
+    for k in range(19):
+        for start, end in ((at[k, 0], at[k, -1]), (at[0, k], at[-1, k])):
+            a, b = (tuple(int(v) for v in np.round(p)) for p in (start, end))
+            cv2.line(image, a, b, 205 - depth, thickness, cv2.LINE_AA)
+    noise = np.random.default_rng(1).normal(0.0, 1.0, image.shape)
+    image = cv2.GaussianBlur(image, (0, 0), sigma) + noise
+    return np.clip(image, 0, 255).astype(np.uint8), grid
