@@ -105,6 +105,9 @@ MIN_LINE_SHARE = 0.38
 #: measure 0.90 to 1.06, right synthetic placements 0.87 to 1.30 with the focal
 #: length estimated from the grid).
 MAX_ASPECT = 1.35
+#: Black-hat width (working pixels) of the line filter: a board's lines are
+#: narrower, its stones mostly wider.
+LINE_WIDTH = 7
 #: Least black-hat response (grey levels) counted as a line.
 LINE_FLOOR = 12.0
 #: Mean crossing evidence above which a placement is not second-guessed (most real
@@ -114,11 +117,12 @@ SURE_EVIDENCE = 0.7
 SOFT_SMOOTH = 1.0
 SOFT_FLOOR = 4.0
 #: Black-hat width (working pixels) of the search for blurred lines: out of focus
-#: or smeared by motion, a board's lines spread wider than the usual 7 pixels, and
-#: the usual filter sees only their faint cores. Dev photos (hard synthetic, seeds
-#: 1357, 2468, 333, 555 and 777): of the 32 boards no other search found, 4 are
-#: read right by it and 1 is placed a row off (1357 #257, at confidence 0.5);
-#: the 130 photos with no board are all still refused.
+#: or smeared by motion, a board's lines spread wider than ``LINE_WIDTH``, and the
+#: usual filter sees only their faint cores. Dev photos (hard synthetic, seeds
+#: 1357, 2468, 333, 555 and 777): of the 32 boards no other search found, 5 are
+#: read right by it (333 #49 only by its lines, ``vision.detect.WELL_LINED``) and
+#: 1 is placed a row off (1357 #257, at confidence 0.5); the 130 photos with no
+#: board are all still refused.
 BLURRED_WIDTH = 11
 #: Contrast limit of the local histogram equalisation (CLAHE, 8×8 tiles) that the
 #: last line search takes to lines of a grey level or two: pale lines on pale wood,
@@ -679,7 +683,11 @@ def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator)
 
 
 def _line_searches(
-    gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator, line_width: int = 7
+    gray: npt.NDArray[np.uint8],
+    *,
+    size: int,
+    rng: np.random.Generator,
+    line_width: int = LINE_WIDTH,
 ) -> BoardDetection:
     """The grid search on the whole image, then on the board's region, then for faint lines.
 
@@ -724,7 +732,7 @@ def find_blurred_grid(
     """The grid of lines blurred wider than the usual line filter, by a wider one.
 
     Out of focus or smeared by motion, a board's lines spread over more than the
-    7 pixels the usual black-hat sees, which keeps only their faint cores: no
+    ``LINE_WIDTH`` pixels the usual black-hat sees, which keeps only their faint cores: no
     segments at all on some blurred boards whose lines a person sees plainly. The
     line searches run again with a black-hat ``BLURRED_WIDTH`` wide. The wider
     filter also raises stones' rims and a table's texture, so this is a last
@@ -782,7 +790,7 @@ def find_faint_grid(
 
 
 def _region_crop(
-    gray: npt.NDArray[np.uint8], *, line_width: int = 7
+    gray: npt.NDArray[np.uint8], *, line_width: int = LINE_WIDTH
 ) -> tuple[int, int, int, int] | None:
     """``(left, top, right, bottom)`` around the region densest in line crossings.
 
@@ -809,7 +817,7 @@ def _search_in(
     smooth: float = 0.0,
     floor: float = LINE_FLOOR,
     equalize: bool = False,
-    line_width: int = 7,
+    line_width: int = LINE_WIDTH,
 ) -> BoardDetection:
     """:func:`_search_once` on a crop, the grid mapped back to the whole image."""
     left, top, right, bottom = region
@@ -1089,7 +1097,7 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
     gray = _check_image(image)
     height, width = gray.shape
     work, scale = _working_copy(gray)
-    response = line_response(work, width=7)
+    response = line_response(work, width=LINE_WIDTH)
     threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     scaled = response.astype(np.float32) / max(threshold, SOFT_FLOOR)
     to_work_pixels = np.array(
@@ -1202,7 +1210,7 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
     gray = _check_image(image)
     height, width = gray.shape
     work, scale = _working_copy(gray)
-    raw = line_response(work, width=7)
+    raw = line_response(work, width=LINE_WIDTH)
     response = np.asarray(
         cv2.GaussianBlur(raw.astype(np.float32), (0, 0), STRETCH_SMOOTH), dtype=np.float32
     )
@@ -1351,7 +1359,7 @@ def find_by_stones(
         return _failure("no lines, and the stones spread wider than a board")
     us = np.arange(low[0] - size, high[0] + size + 1, dtype=np.float64)
     vs = np.arange(low[1] - size, high[1] + size + 1, dtype=np.float64)
-    response = line_response(work, width=7)
+    response = line_response(work, width=LINE_WIDTH)
     threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     threshold = max(threshold, SOFT_FLOOR)
     mask = (response > threshold).astype(np.uint8) * 255
@@ -1407,7 +1415,7 @@ def _search_once(
     smooth: float = 0.0,
     floor: float = LINE_FLOOR,
     equalize: bool = False,
-    line_width: int = 7,
+    line_width: int = LINE_WIDTH,
 ) -> BoardDetection:
     """The automatic grid search on one image (see the module docstring)."""
     height, width = gray.shape
