@@ -121,8 +121,8 @@ SOFT_FLOOR = 4.0
 #: usual filter sees only their faint cores. Dev photos (hard synthetic, seeds
 #: 1357, 2468, 333, 555 and 777): of the 32 boards no other search found, 5 are
 #: read right by it (333 #49 only by its lines, ``vision.detect.WELL_LINED``) and
-#: 1 is placed a row off (1357 #257, at confidence 0.5); the 130 photos with no
-#: board are all still refused.
+#: 1 is placed lines off (1357 #257: a row off at the top, its spacing too wide;
+#: confidence 0.5); the 130 photos with no board are all still refused.
 BLURRED_WIDTH = 11
 #: Contrast limit of the local histogram equalisation (CLAHE, 8×8 tiles) that the
 #: last line search takes to lines of a grey level or two: pale lines on pale wood,
