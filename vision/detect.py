@@ -533,16 +533,17 @@ def _checked_reading(
         return found
     grid, gain = found.grid, 0.0
     moves: dict[str, float] = {}
-    if found.details.get("evidence", 0.0) < SURE_EVIDENCE:
+    unsure = found.details.get("evidence", 0.0) < SURE_EVIDENCE
+    if unsure:
         grid, gain = centre_on_stones(image, grid)
-        sure = certainty(image, grid)
-        if laid:
-            grid, sure = _laid_on_board(image, grid, sure, moves)
-    else:
-        sure = certainty(image, grid)
+    sure = certainty(image, grid)
+    if unsure and laid:
+        grid, sure = _laid_on_board(image, grid, sure, moves)
     stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
-    lines = weaker_lines(image, grid) if not stands_out else 0.0
-    lined = lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
+    lined = False
+    if not stands_out:
+        lines = weaker_lines(image, grid)
+        lined = lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
     if not (stands_out or lined):
         kind = "blurred" if found.details.get("blurred") else "faint"
         return BoardDetection(
