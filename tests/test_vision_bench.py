@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from server.bench.vision import _path_taken, aligned_board
+from server.bench.vision import PhotoRecord, _path_taken, aligned_board, read_records
 from server.cli import main
 from tests.vision_synthetic import draw_board
 from vision import BoardDetection, grid_from_corners
@@ -131,6 +131,63 @@ def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
     misplaced = next(line for line in out if line.startswith("boards missed: 0; misplaced: 1"))
     given = float(misplaced.split("their confidence: ")[1].rstrip(")"))
     assert 0.0 < given <= 1.0
+
+
+def test_a_photo_record_round_trips_through_its_json_line() -> None:
+    record = PhotoRecord(
+        photo="00017",
+        look="kaya",
+        size=19,
+        status="placed",
+        wrong=2,
+        confidence=0.8123,
+        ms=412.5,
+        path="checked further",
+    )
+    assert PhotoRecord.from_json(record.to_json()) == record
+    assert record.outcome() == "placed 2"
+    blank = PhotoRecord("00018", None, 19, "refused", 0, 0.0, 3900.0, "no board found")
+    assert PhotoRecord.from_json(blank.to_json()) == blank
+    assert blank.outcome() == "refused"
+
+
+def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "synth"
+    assert main(["synth", "photos", str(folder), "--n", "2", "--seed", "5"]) == 0
+    before = tmp_path / "before.jsonl"
+    assert main(["bench", "vision", "--synthetic", str(folder), "--records", str(before)]) == 0
+    records = read_records(before)
+    assert sorted(records) == sorted(path.stem for path in folder.glob("*.json"))
+    assert {r.status for r in records.values()} == {"placed"}
+    # The truth of one photo moved a cell: that board is now misplaced, the other unchanged.
+    path = sorted(folder.glob("*.json"))[0]
+    truth = json.loads(path.read_text())
+    corners = np.array(truth["corners"], dtype=np.float64)
+    truth["corners"] = (corners + (corners[1] - corners[0]) / (truth["board_size"] - 1)).tolist()
+    path.write_text(json.dumps(truth))
+    capsys.readouterr()
+    assert main(["bench", "vision", "--synthetic", str(folder), "--against", str(before)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"against {before}: 1 photos changed" in out
+    changed = out[out.index(f"against {before}: 1 photos changed") + 1]
+    old = records[path.stem]
+    assert changed.startswith(f"{path.stem}: {old.outcome()} ({old.confidence:.2f}) -> misplaced")
+
+
+def test_bench_vision_names_a_malformed_records_file_before_it_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "synth"
+    assert main(["synth", "photos", str(folder), "--n", "1", "--seed", "5"]) == 0
+    bad = tmp_path / "old.jsonl"
+    bad.write_text('{"photo": "00000", "status": "placed"}\n')
+    capsys.readouterr()
+    assert main(["bench", "vision", "--synthetic", str(folder), "--against", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert f"{bad}:1: not a photo record" in captured.err
+    assert "[1/1]" not in captured.err  # refused before any photo was read
 
 
 def test_bench_vision_refuses_a_folder_without_synthetic_photos(tmp_path: Path) -> None:

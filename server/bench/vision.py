@@ -13,7 +13,10 @@ intersections right counting missed boards as all wrong, no-board photos refused
 boards missed and boards misplaced (with the confidence each misplaced one was
 given: a wrong board reported sure misleads an arbiter more than a missed one),
 and the median milliseconds of the whole detection, overall and per path it
-took (``PATHS``). Progress goes to stderr.
+took (``PATHS``). Progress goes to stderr. ``--records OUT.jsonl`` also writes
+each photo's outcome (:class:`PhotoRecord`), and ``--against OLD.jsonl`` names
+the photos whose outcome changed since a run that wrote OLD: a change to the
+search is judged by the boards it gains and loses, not by the totals alone.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import statistics
 import sys
 import time
 from collections import defaultdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import cv2
@@ -50,6 +54,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--table", metavar="OUT.png", help="also draw the accuracy table as an image"
+    )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        metavar="OUT.jsonl",
+        help="with --synthetic: write each photo's outcome, a JSON line each",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="OLD.jsonl",
+        help="with --synthetic: name the photos whose outcome changed since OLD (from --records)",
     )
 
 
@@ -86,7 +102,11 @@ def draw_table(rows: list[list[str]], path: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.synthetic is not None:
-        return run_synthetic(args.synthetic, table=args.table)
+        return run_synthetic(
+            args.synthetic, table=args.table, records=args.records, against=args.against
+        )
+    if args.records is not None or args.against is not None:
+        raise ValueError("--records and --against go with --synthetic DIR")
     return run_real(args)
 
 
@@ -188,53 +208,147 @@ def _path_taken(detection: BoardDetection) -> str:
     return PATHS[1] if "certainty" in detection.details else PATHS[0]
 
 
-def run_synthetic(folder: Path, *, table: str | None) -> int:
-    """The synthetic photos' table, per board look (see the module docstring)."""
-    files = sorted(folder.glob("*.json"))
-    if not files:
-        raise OSError(f"no synthetic photos (*.json truth) in {str(folder)!r}")
-    # Per look: boards, placed right, read entirely right, points, points right.
-    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
-    blank = [0, 0]
-    missed = 0
-    misplaced: list[float] = []  # the confidence each misplaced board was given
-    times: list[float] = []
-    # Per path the detection took: why the median photo costs what it does.
-    by_path: dict[str, list[float]] = defaultdict(list)
-    for number, path in enumerate(files, start=1):
-        print(f"[{number}/{len(files)}] {path.stem}", file=sys.stderr, flush=True)
-        truth = json.loads(path.read_text())
-        image = read_image(path.with_suffix(".jpg"))
-        size = int(truth["board_size"] or 19)
-        start = time.perf_counter()
-        detection = detect_board(image, size=size)
-        reading = read_stones(image, detection.grid) if detection.grid is not None else None
-        times.append(_ms(start))
-        by_path[_path_taken(detection)].append(times[-1])
-        if truth["board"] is None:
-            blank[0] += 1
-            blank[1] += not detection
+@dataclass(frozen=True)
+class PhotoRecord:
+    """One synthetic photo's outcome: what the benchmark counted, for comparing runs."""
+
+    photo: str
+    #: The board's look (``params.board_look.style``); None for a photo with no board.
+    look: str | None
+    size: int
+    #: ``placed`` (the board found in its place), ``misplaced``, ``missed``;
+    #: for a photo with no board, ``refused`` or ``taken``.
+    status: str
+    #: Points read wrong on a board placed right (every point where misplaced or missed).
+    wrong: int
+    confidence: float
+    ms: float
+    path: str
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, line: str) -> PhotoRecord:
+        """Parse a line :meth:`to_json` wrote; ``ValueError`` naming what is wrong otherwise."""
+        try:
+            fields = json.loads(line)
+            look = fields["look"]
+            return cls(
+                photo=str(fields["photo"]),
+                look=None if look is None else str(look),
+                size=int(fields["size"]),
+                status=str(fields["status"]),
+                wrong=int(fields["wrong"]),
+                confidence=float(fields["confidence"]),
+                ms=float(fields["ms"]),
+                path=str(fields["path"]),
+            )
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"not a photo record: {line.strip()[:80]!r} ({error})") from None
+
+    def outcome(self) -> str:
+        """The status, with the points wrong where a board was placed right."""
+        return f"{self.status} {self.wrong}" if self.status == "placed" else self.status
+
+
+def read_records(path: Path) -> dict[str, PhotoRecord]:
+    """A ``--records`` file, by photo; ``ValueError`` naming the line at fault."""
+    records = {}
+    for number, line in enumerate(path.read_text().splitlines(), start=1):
+        if not line.strip():
             continue
-        look = str(truth["params"]["board_look"]["style"])
-        row = stats[look]
-        row[0] += 1
-        row[3] += size * size
-        if reading is None or detection.grid is None:
-            missed += 1
-            continue
+        try:
+            record = PhotoRecord.from_json(line)
+        except ValueError as error:
+            raise ValueError(f"{path}:{number}: {error}") from None
+        records[record.photo] = record
+    return records
+
+
+def changes(old: dict[str, PhotoRecord], new: list[PhotoRecord]) -> list[str]:
+    """A line for each photo in both runs whose outcome changed: old -> new, with confidences."""
+    return [
+        f"{r.photo}: {old[r.photo].outcome()} ({old[r.photo].confidence:.2f}) -> "
+        f"{r.outcome()} ({r.confidence:.2f})"
+        for r in new
+        if r.photo in old and old[r.photo].outcome() != r.outcome()
+    ]
+
+
+def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
+    """Detect and read one synthetic photo (``path``, its truth) and score it."""
+    print(f"[{number}/{count}] {path.stem}", file=sys.stderr, flush=True)
+    truth = json.loads(path.read_text())
+    image = read_image(path.with_suffix(".jpg"))
+    size = int(truth["board_size"] or 19)
+    start = time.perf_counter()
+    detection = detect_board(image, size=size)
+    reading = read_stones(image, detection.grid) if detection.grid is not None else None
+    ms = _ms(start)
+    look = None if truth["board"] is None else str(truth["params"]["board_look"]["style"])
+    status, wrong = "placed", size * size
+    if look is None:
+        status, wrong = ("taken" if detection else "refused"), 0
+    elif reading is None or detection.grid is None:
+        status = "missed"
+    else:
         seen = aligned_board(
             np.array([list(r) for r in reading.board]),
             detection.grid.corners,
             np.asarray(truth["corners"], dtype=np.float64),
         )
         if seen is None:
-            misplaced.append(detection.confidence)
+            status = "misplaced"
+        else:
+            wrong = int(np.count_nonzero(seen != np.array([list(r) for r in truth["board"]])))
+    return PhotoRecord(
+        photo=path.stem,
+        look=look,
+        size=size,
+        status=status,
+        wrong=wrong,
+        confidence=round(detection.confidence, 4),
+        ms=round(ms, 1),
+        path=_path_taken(detection),
+    )
+
+
+def run_synthetic(
+    folder: Path,
+    *,
+    table: str | None,
+    records: Path | None = None,
+    against: Path | None = None,
+) -> int:
+    """The synthetic photos' table, per board look (see the module docstring)."""
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        raise OSError(f"no synthetic photos (*.json truth) in {str(folder)!r}")
+    # Read before the run, so a bad file is named at once, not after it.
+    old = read_records(against) if against is not None else None
+    outcomes = [_outcome(path, number, len(files)) for number, path in enumerate(files, start=1)]
+    # Per look: boards, placed right, read entirely right, points, points right.
+    stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
+    for r in outcomes:
+        if r.look is None:
             continue
-        row[1] += 1
-        expected = np.array([list(r) for r in truth["board"]])
-        wrong = int(np.count_nonzero(seen != expected))
-        row[2] += wrong == 0
-        row[4] += size * size - wrong
+        row = stats[r.look]
+        in_place = r.status == "placed"
+        row[0] += 1
+        row[1] += in_place
+        row[2] += in_place and r.wrong == 0
+        row[3] += r.size * r.size
+        row[4] += r.size * r.size - r.wrong
+    blank = [sum(r.look is None for r in outcomes), sum(r.status == "refused" for r in outcomes)]
+    missed = sum(r.status == "missed" for r in outcomes)
+    # The confidence each misplaced board was given.
+    misplaced = [r.confidence for r in outcomes if r.status == "misplaced"]
+    times = [r.ms for r in outcomes]
+    # Per path the detection took: why the median photo costs what it does.
+    by_path: dict[str, list[float]] = defaultdict(list)
+    for r in outcomes:
+        by_path[r.path].append(r.ms)
     rows = [["board look", "boards", "placed right", "all right", "points right"]]
     for look in sorted(stats):
         boards, placed, right, points, good = stats[look]
@@ -269,4 +383,11 @@ def run_synthetic(folder: Path, *, table: str | None) -> int:
     print("points right counts every point of a missed or misplaced board as wrong")
     if table:
         draw_table(rows, Path(table))
+    if records is not None:
+        records.write_text("".join(r.to_json() + "\n" for r in outcomes))
+    if old is not None:
+        changed = changes(old, outcomes)
+        print(f"against {against}: {len(changed)} photos changed")
+        for line in changed:
+            print(line)
     return 0
