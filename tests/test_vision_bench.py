@@ -188,6 +188,10 @@ def test_bench_vision_names_a_malformed_records_file_before_it_runs(
     captured = capsys.readouterr()
     assert f"{bad}:1: not a photo record" in captured.err
     assert "[1/1]" not in captured.err  # refused before any photo was read
+    nowhere = tmp_path / "no such folder" / "new.jsonl"
+    assert main(["bench", "vision", "--synthetic", str(folder), "--records", str(nowhere)]) == 2
+    captured = capsys.readouterr()
+    assert "cannot write records" in captured.err and "[1/1]" not in captured.err
 
 
 def test_bench_vision_refuses_a_folder_without_synthetic_photos(tmp_path: Path) -> None:

@@ -325,8 +325,10 @@ def run_synthetic(
     files = sorted(folder.glob("*.json"))
     if not files:
         raise OSError(f"no synthetic photos (*.json truth) in {str(folder)!r}")
-    # Read before the run, so a bad file is named at once, not after it.
+    # Read and checked before the run, so a bad path is named at once, not after it.
     old = read_records(against) if against is not None else None
+    if records is not None and not records.parent.is_dir():
+        raise OSError(f"cannot write records to {str(records)!r}: no such folder")
     outcomes = [_outcome(path, number, len(files)) for number, path in enumerate(files, start=1)]
     # Per look: boards, placed right, read entirely right, points, points right.
     stats: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
