@@ -176,7 +176,7 @@ def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_ru
     assert changed.startswith(f"{path.stem}: {old.outcome()} ({old.confidence:.2f}) -> misplaced")
 
 
-def test_bench_vision_names_a_malformed_records_file_before_it_runs(
+def test_bench_vision_names_a_bad_records_file_or_folder_before_it_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "synth"
