@@ -110,20 +110,25 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     assert "no board found" not in paths
 
 
+def move_truth_a_cell(path: Path) -> None:
+    """Move a synthetic photo's truth a cell along the board's top edge.
+
+    The grid found on the photo then no longer lies where the truth says the board is.
+    """
+    truth = json.loads(path.read_text())
+    corners = np.array(truth["corners"], dtype=np.float64)
+    cell = (corners[1] - corners[0]) / (truth["board_size"] - 1)
+    truth["corners"] = (corners + cell).tolist()
+    path.write_text(json.dumps(truth))
+
+
 def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     folder = tmp_path / "synth"
     assert main(["synth", "photos", str(folder), "--n", "1", "--seed", "5"]) == 0
     capsys.readouterr()
-    # The truth moved a cell along the board's top edge: the grid found on the
-    # photo no longer lies where the truth says the board is.
-    path = next(folder.glob("*.json"))
-    truth = json.loads(path.read_text())
-    corners = np.array(truth["corners"], dtype=np.float64)
-    cell = (corners[1] - corners[0]) / (truth["board_size"] - 1)
-    truth["corners"] = (corners + cell).tolist()
-    path.write_text(json.dumps(truth))
+    move_truth_a_cell(next(folder.glob("*.json")))
     assert main(["bench", "vision", "--synthetic", str(folder)]) == 0
     out = capsys.readouterr().out.splitlines()
     total = next(line.split() for line in out if line.startswith("all "))
@@ -161,12 +166,9 @@ def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_ru
     records = read_records(before)
     assert sorted(records) == sorted(path.stem for path in folder.glob("*.json"))
     assert {r.status for r in records.values()} == {"placed"}
-    # The truth of one photo moved a cell: that board is now misplaced, the other unchanged.
+    # One photo's truth moved: that board is now misplaced, the other unchanged.
     path = sorted(folder.glob("*.json"))[0]
-    truth = json.loads(path.read_text())
-    corners = np.array(truth["corners"], dtype=np.float64)
-    truth["corners"] = (corners + (corners[1] - corners[0]) / (truth["board_size"] - 1)).tolist()
-    path.write_text(json.dumps(truth))
+    move_truth_a_cell(path)
     capsys.readouterr()
     assert main(["bench", "vision", "--synthetic", str(folder), "--against", str(before)]) == 0
     out = capsys.readouterr().out.splitlines()
