@@ -226,6 +226,7 @@ class PhotoRecord:
     path: str
 
     def to_json(self) -> str:
+        """The record as one JSON line (without its newline); :meth:`from_json` reads it back."""
         return json.dumps(asdict(self))
 
     @classmethod
