@@ -182,17 +182,20 @@ def _disc_offsets(cell: int, share: float) -> npt.NDArray[np.intp]:
 
 
 @functools.cache
-def _disc_index(side: int, first: int, count: int, cell: int, share: float) -> npt.NDArray[np.intp]:
-    """Flat indices into a ``side``-wide image of the disc pixels of ``count``² blocks.
+def _disc_pixels(
+    first: int, count: int, cell: int, share: float
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.intp]]:
+    """Rows and columns of the disc pixels of ``count``² blocks, each (count, count, K).
 
-    Block ``(i, j)`` starts at pixel ``(first + i * cell, first + j * cell)``;
-    shape (count, count, K). Cached: the camera reads every frame at one size.
+    Block ``(i, j)`` starts at pixel ``(first + i * cell, first + j * cell)``.
+    Cached: the camera reads every frame at one size.
     """
     rows, cols = _disc_offsets(cell, share)
     starts = first + cell * np.arange(count)
     r = starts[:, None, None] + rows[None, None, :]
     c = starts[None, :, None] + cols[None, None, :]
-    return np.asarray(r * side + c, dtype=np.intp)
+    shape = (count, count, rows.size)
+    return np.broadcast_to(r, shape).copy(), np.broadcast_to(c, shape).copy()
 
 
 def median(values: npt.NDArray[np.floating[Any]]) -> float:
@@ -227,21 +230,32 @@ def medians(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
 def _board_brightness(
     raw: FloatArray, a: npt.NDArray[np.float32], b: npt.NDArray[np.float32]
 ) -> FloatArray:
-    """The local board's brightness at each point, from one board's cell-centre samples.
+    """The local board's brightness at each point, from each board's cell-centre samples.
 
     ``raw`` is their brightness (median), ``a`` and ``b`` their colour (mean), each
-    (N+1)×(N+1). Samples much darker, much brighter or of another colour than
-    most are taken for stones, lines or shadows and left out. Returns (N, N).
+    (..., N+1, N+1): one board, or many at once. Samples much darker, much
+    brighter or of another colour than most of their board's are taken for
+    stones, lines or shadows and left out. Returns (..., N, N).
     """
-    typical = median(raw)
-    spread = 1.4826 * median(np.abs(raw - typical)) + 1.0
-    colour = np.hypot(a - median(a), b - median(b))
+    lead = raw.shape[:-2]
+
+    def each(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """Each board's median, shaped to broadcast against its samples."""
+        return medians(values.reshape(*lead, -1))[..., None, None]
+
+    typical = each(raw)
+    spread = 1.4826 * each(np.abs(raw - typical)) + 1.0
+    colour = np.hypot(a - each(a), b - each(b))
+    # Worked out in double precision, compared in the samples' single.
+    colour_limit = (3.0 * (1.4826 * each(colour).astype(np.float64) + 1.0)).astype(np.float32)
     reliable = (
-        (raw > typical - 3.0 * spread)
-        & (raw < typical + 8.0 * spread)
-        & (colour < 3.0 * (1.4826 * median(colour) + 1.0))
+        (raw > typical - 3.0 * spread) & (raw < typical + 8.0 * spread) & (colour < colour_limit)
     )
     return _local_board(raw, reliable, sigma=BOARD_SIGMA)
+
+
+#: Most channels OpenCV's Python binding takes in one image.
+_MOST_CHANNELS = 128
 
 
 def _local_board(
@@ -249,19 +263,41 @@ def _local_board(
 ) -> FloatArray:
     """Board value at each intersection from the cell-centre samples around it.
 
-    ``values`` holds the (N+1)×(N+1) samples at the cell centres (including the
-    margin's); a Gaussian-weighted mean of the reliable ones (normalised
+    ``values`` holds the (..., N+1, N+1) samples at the cell centres (including
+    the margin's); a Gaussian-weighted mean of the reliable ones (normalised
     convolution) follows lighting gradients and shadows while ignoring the
-    samples stones cover. Returns (N, N).
+    samples stones cover. Where none is near, the median of the board's reliable
+    samples (of all, if none is). Returns (..., N, N).
     """
+    lead, m = values.shape[:-2], values.shape[-1]
     weight = reliable.astype(np.float64)
-    fallback = median(values[reliable]) if reliable.any() else median(values)
     k = 2 * round(3 * sigma) + 1
-    num = cv2.GaussianBlur(values * weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
-    den = cv2.GaussianBlur(weight, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
-    num4 = num[:-1, :-1] + num[1:, :-1] + num[:-1, 1:] + num[1:, 1:]
-    den4 = den[:-1, :-1] + den[1:, :-1] + den[:-1, 1:] + den[1:, 1:]
-    out = np.where(den4 > 1e-3, num4 / np.maximum(den4, 1e-12), fallback)
+
+    def blurred(plane: FloatArray) -> FloatArray:
+        """Each board's ``plane`` blurred, the boards as the channels of images."""
+        boards = plane.reshape(-1, m, m)
+        out = np.empty_like(boards)
+        for start in range(0, len(boards), _MOST_CHANNELS):
+            stacked = np.ascontiguousarray(
+                np.moveaxis(boards[start : start + _MOST_CHANNELS], 0, -1)
+            )
+            each = cv2.GaussianBlur(stacked, (k, k), sigma, borderType=cv2.BORDER_CONSTANT)
+            out[start : start + _MOST_CHANNELS] = np.moveaxis(each.reshape(m, m, -1), -1, 0)
+        return out.reshape(plane.shape)
+
+    num = blurred(values * weight)
+    den = blurred(weight)
+    num4 = num[..., :-1, :-1] + num[..., 1:, :-1] + num[..., :-1, 1:] + num[..., 1:, 1:]
+    den4 = den[..., :-1, :-1] + den[..., 1:, :-1] + den[..., :-1, 1:] + den[..., 1:, 1:]
+    near = den4 > 1e-3
+    out = np.where(near, num4 / np.maximum(den4, 1e-12), 0.0)
+    everywhere = np.asarray(near.all(axis=(-2, -1)))
+    for index in np.ndindex(*lead):
+        if everywhere[index]:
+            continue
+        board, ok = values[index], reliable[index]
+        fallback = median(board[ok]) if ok.any() else median(board)
+        out[index] = np.where(near[index], out[index], fallback)
     return np.asarray(out, dtype=np.float64)
 
 
@@ -275,19 +311,17 @@ def board_numbers(lab: npt.NDArray[np.uint8], size: int) -> tuple[FloatArray, Fl
     n = size
     side = lab.shape[-2]
     cell = side // (n + 2 * MARGIN)
-    lead = lab.shape[:-3]
-    pixels = lab.reshape(*lead, side * side, 3)
-    light = np.ascontiguousarray(pixels[..., 0])
-    core_l = medians(np.take(light, _disc_index(side, MARGIN * cell, n, cell, 0.3), axis=-1))
+    # Pixels gathered straight from ``lab``: with many boards it is a strided view
+    # (moved crops of one image) that a reshape would copy whole.
+    rows, cols = _disc_pixels(MARGIN * cell, n, cell, 0.3)
+    core_l = medians(lab[..., rows, cols, 0])
     # The board between intersections: cell centres, margin included.
-    corners = _disc_index(side, MARGIN * cell - cell // 2, n + 1, cell, 0.2)
+    rows, cols = _disc_pixels(MARGIN * cell - cell // 2, n + 1, cell, 0.2)
     # Brightness by median (a line or a stone's edge may cross a sample); colour,
     # only used to tell board from not-board, by the cheaper mean.
-    board_l_raw = medians(np.take(light, corners, axis=-1)).astype(np.float64)
-    a, b = (pixels[..., corners, k].astype(np.float32).mean(-1) for k in (1, 2))
-    board_l = np.empty(core_l.shape, dtype=np.float64)
-    for index in np.ndindex(*lead):
-        board_l[index] = _board_brightness(board_l_raw[index], a[index], b[index])
+    board_l_raw = medians(lab[..., rows, cols, 0]).astype(np.float64)
+    a, b = (lab[..., rows, cols, k].astype(np.float32).mean(-1) for k in (1, 2))
+    board_l = _board_brightness(board_l_raw, a, b)
     scale = np.maximum(board_l, 20.0)
     dark = (board_l - core_l) / scale
     return np.asarray(dark, dtype=np.float64), np.asarray(scale, dtype=np.float64)
