@@ -184,7 +184,7 @@ def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
         dark,
     )
     model = load_model()
-    probabilities = np.stack([model.probabilities(x) for x in inputs.reshape(k * k, n * n, -1)])
+    probabilities = model.probabilities(inputs.reshape(k * k * n * n, -1))
     logs = np.log(probabilities.max(axis=-1) + 1e-6)
     return np.asarray(logs, dtype=np.float64).reshape(k, k, n, n)
 

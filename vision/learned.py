@@ -67,8 +67,9 @@ CHROMA_UNIT = 32.0
 MODEL_PATH = Path(__file__).resolve().parent / "models" / "stones.npz"
 
 
-#: Rows per matrix product in the model (see :meth:`StoneModel.probabilities`).
-_ROWS = 12
+#: Largest product (rows × inputs × outputs) OpenBLAS keeps on one thread: 65536
+#: times its ``GEMM_MULTITHREAD_THRESHOLD`` of 4 (see :meth:`StoneModel.probabilities`).
+_ONE_THREAD = 65536 * 4
 
 
 class ModelError(VisionError):
@@ -107,9 +108,11 @@ class StoneModel:
             out = np.empty((len(x), w.shape[1]), dtype=np.float32)
             # In blocks of rows small enough that the BLAS keeps each product on
             # one thread: spread over threads that other work keeps busy (or that
-            # still spin after an earlier product) it is ten times slower.
-            for start in range(0, len(x), _ROWS):
-                np.matmul(x[start : start + _ROWS], w, out=out[start : start + _ROWS])
+            # still spin after an earlier product) it is ten times slower. The
+            # narrow later layers take far more rows per block than the first.
+            rows = max(1, _ONE_THREAD // w.size)
+            for start in range(0, len(x), rows):
+                np.matmul(x[start : start + rows], w, out=out[start : start + rows])
             x = out + b
             if k < last:
                 x = np.maximum(x, 0.0)
@@ -253,13 +256,28 @@ def board_inputs(light: F32, chroma: F32, board: npt.NDArray[Any], dark: npt.NDA
     # evidence: there every patch shows the plain board.
     lattice = (DOWNSAMPLE * np.arange(small_side) + 0.5 * (DOWNSAMPLE - CELL)) / CELL - MARGIN
     outside = (lattice < -EDGE_REACH) | (lattice > n - 1 + EDGE_REACH)
-    starts = (MARGIN + np.arange(n)) * step + (step - PATCH) // 2
+    first = MARGIN * step + (step - PATCH) // 2  # a patch centred on the point
     out = np.empty((*lead, n, n, INPUTS), dtype=np.float32)
     for k, channel in enumerate(channels):
         channel[..., outside, :] = 0.0
         channel[..., :, outside] = 0.0
-        windows = np.lib.stride_tricks.sliding_window_view(channel, (PATCH, PATCH), axis=(-2, -1))
         block = out[..., k * PATCH * PATCH : (k + 1) * PATCH * PATCH]
-        block.reshape(*lead, n, n, PATCH, PATCH)[:] = windows[..., starts[:, None], starts, :, :]
+        block.reshape(*lead, n, n, PATCH, PATCH)[:] = _patches(channel, first, step, n)
     out[..., CHANNELS * PATCH * PATCH :] = dark[..., None]
     return out.reshape(*lead, n * n, INPUTS)
+
+
+def _patches(channel: F32, first: int, step: int, n: int) -> F32:
+    """The ``PATCH``-square patches of ``channel`` (..., S, S) at ``n``² points, as a view.
+
+    Point ``(row, col)``'s patch starts at pixel ``first + step * row`` down and
+    ``first + step * col`` across; shape (..., n, n, PATCH, PATCH). Copying the
+    view once into the inputs is what costs, not gathering the patches first.
+    """
+    *lead_strides, rows, cols = channel.strides
+    return np.lib.stride_tricks.as_strided(
+        channel[..., first:, first:],
+        shape=(*channel.shape[:-2], n, n, PATCH, PATCH),
+        strides=(*lead_strides, step * rows, step * cols, rows, cols),
+        writeable=False,
+    )
