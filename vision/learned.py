@@ -92,12 +92,21 @@ class StoneModel:
 
     @functools.cached_property
     def _layers(self) -> tuple[tuple[F32, F32], ...]:
-        """The layers with the standardisation folded into the first (one product less)."""
+        """The layers with the standardisation folded into the first (one product less).
+
+        Weights too small for a normal float32 (training decays those out of
+        hidden units that never fire: the shipped second layer holds 192) are
+        taken as 0. They change no output, but every product over them runs in
+        the CPU's slow subnormal path: 29 ms instead of 1 for a board's 81
+        offsets.
+        """
         first = self.weights[0] / self.std[:, None]
         bias = self.biases[0] - self.mean @ first
-        return (
-            (first.astype(np.float32), bias.astype(np.float32)),
-            *zip(self.weights[1:], self.biases[1:], strict=True),
+        layers = ((first, bias), *zip(self.weights[1:], self.biases[1:], strict=True))
+        tiny = np.finfo(np.float32).tiny
+        return tuple(
+            (np.where(np.abs(w) < tiny, 0.0, w).astype(np.float32), b.astype(np.float32))
+            for w, b in layers
         )
 
     def probabilities(self, inputs: F32) -> F32:
