@@ -21,6 +21,7 @@ from vision.geometry import (
 )
 from vision.grid import (
     _canonical_order,
+    _crossing_evidence,
     _distort,
     _fit_lines,
     _search_once,
@@ -260,3 +261,36 @@ def test_a_small_board_among_floor_lines_is_found_on_its_region() -> None:
     detection = detect_board(image, size=19)
     assert detection, detection.reason
     assert np.abs(detection.intersections - truth).max() < 1.5
+
+
+def _line_mask(*, rows: bool = True, columns: bool = True) -> npt.NDArray[np.float32]:
+    """A 300×300 line mask: lines 3 pixels wide every 20 pixels from 40 to 240."""
+    mask = np.zeros((300, 300), dtype=np.float32)
+    for k in range(11):
+        at = 40 + 20 * k
+        if rows:
+            mask[at - 1 : at + 2, 40:241] = 1.0
+        if columns:
+            mask[40:241, at - 1 : at + 2] = 1.0
+    return mask
+
+
+def test_crossing_evidence_is_where_the_lines_cross_and_nowhere_else() -> None:
+    on_lines = np.array([[20.0, 0, 40], [0, 20.0, 40], [0, 0, 1]])  # lattice (u, v) -> pixels
+    lattice = np.arange(0, 11, dtype=np.float64)
+    evidence = _crossing_evidence(_line_mask(), on_lines, lattice, lattice)
+    assert evidence.shape == (11, 11)
+    assert np.all(evidence[1:-1, 1:-1] == 1.0)  # every arm on a line, both sides off it
+    assert np.all(evidence[0, 1:-1] == 1.0)  # on the edge, the arms that point inward
+    half_off = _crossing_evidence(_line_mask(), on_lines, lattice + 0.5, lattice + 0.5)
+    assert np.all(half_off == 0.0)
+    outside = _crossing_evidence(_line_mask(), on_lines, lattice + 20, lattice)
+    assert np.all(outside == 0.0)  # past the image's right edge
+
+
+def test_crossing_evidence_counts_lines_seen_one_way_half_and_both_ways_not_at_all() -> None:
+    on_lines = np.array([[20.0, 0, 40], [0, 20.0, 40], [0, 0, 1]])
+    inner = np.arange(1, 10, dtype=np.float64)
+    rows_only = _line_mask(columns=False)
+    assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner) == 0.5)
+    assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner, both=True) == 0.0)

@@ -170,6 +170,24 @@ def test_weights_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(copy.probabilities(x), model.probabilities(x))
 
 
+def test_weights_too_small_for_a_normal_float_change_no_reading() -> None:
+    # Training decays the weights out of units that never fire to below float32's
+    # smallest normal, where every product over them runs many times slower; the
+    # model multiplies with them as 0, and reads as a plain pass with them does.
+    model = load_model()
+    tiny = np.finfo(np.float32).tiny
+    assert any(np.any((w != 0) & (np.abs(w) < tiny)) for w in model.weights)
+    assert not any(np.any((w != 0) & (np.abs(w) < tiny)) for w, _ in model._layers)
+    x = np.random.default_rng(5).normal(size=(200, INPUTS)).astype(np.float32)
+    plain = (x.astype(np.float64) - model.mean) / model.std
+    for k, (w, b) in enumerate(zip(model.weights, model.biases, strict=True)):
+        plain = plain @ w.astype(np.float64) + b
+        plain = np.maximum(plain, 0.0) if k < len(model.weights) - 1 else plain
+    expected = np.exp(plain - plain.max(axis=1, keepdims=True))
+    expected /= expected.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(model.probabilities(x), expected, atol=1e-5)
+
+
 def test_a_missing_weights_file_is_named(tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.npz"
     with pytest.raises(ModelError, match=r"nowhere\.npz"):
