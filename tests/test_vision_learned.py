@@ -28,7 +28,16 @@ from tests.vision_synthetic import draw_board
 from vision import VisionError, detect_board, grid_from_corners, read_stones
 from vision.classify import classify
 from vision.features import BoardSampler, stone_features
-from vision.learned import INPUTS, LABELS, MODEL_PATH, PATCH, ModelError, StoneModel, load_model
+from vision.learned import (
+    INPUTS,
+    LABELS,
+    MODEL_PATH,
+    PATCH,
+    ModelError,
+    StoneModel,
+    _patches,
+    load_model,
+)
 from vision.stones import (
     ADD_BLACK,
     ADD_WHITE,
@@ -186,6 +195,15 @@ def test_weights_too_small_for_a_normal_float_change_no_reading() -> None:
     expected = np.exp(plain - plain.max(axis=1, keepdims=True))
     expected /= expected.sum(axis=1, keepdims=True)
     np.testing.assert_allclose(model.probabilities(x), expected, atol=1e-5)
+
+
+def test_patches_that_would_overrun_the_board_image_are_refused() -> None:
+    # The patches are a strided view, which no bounds check guards: a board image
+    # too small for its points must be refused, not read past its end.
+    small = np.zeros((100, 100), dtype=np.float32)
+    assert _patches(small, 6, 8, 11).shape == (11, 11, PATCH, PATCH)
+    with pytest.raises(VisionError, match="overrun"):
+        _patches(small, 6, 8, 12)
 
 
 def test_a_missing_weights_file_is_named(tmp_path: Path) -> None:

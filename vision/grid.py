@@ -333,7 +333,7 @@ def _crossing_evidence(
     flat = mask.ravel()
     # The lattice points' homogeneous image coordinates, once: a point moved by
     # (du, dv) adds the homography's first two columns times (du, dv) to them.
-    # Every arm's samples are taken at once, (rows, cols, ARM_SAMPLES, steps).
+    # Every arm's samples are taken at once: (rows, cols, 12 samples, 4 steps).
     m = homography
     x0, y0, w0 = ((m[i, 0] * uu + m[i, 1] * vv + m[i, 2])[..., None, None] for i in range(3))
     du, dv = _ARM_OFFSETS

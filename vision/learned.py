@@ -283,6 +283,8 @@ def _patches(channel: F32, first: int, step: int, n: int) -> F32:
     ``first + step * col`` across; shape (..., n, n, PATCH, PATCH). Copying the
     view once into the inputs is what costs, not gathering the patches first.
     """
+    if first < 0 or first + step * (n - 1) + PATCH > min(channel.shape[-2:]):
+        raise VisionError(f"patches of {n}x{n} points from pixel {first} overrun the board image")
     *lead_strides, rows, cols = channel.strides
     return np.lib.stride_tricks.as_strided(
         channel[..., first:, first:],
