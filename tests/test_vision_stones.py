@@ -18,7 +18,14 @@ from vision.classify import (
     off_centre,
     white_threshold,
 )
-from vision.features import StoneFeatures, board_numbers, median, medians, stone_features
+from vision.features import (
+    StoneFeatures,
+    _local_board,
+    board_numbers,
+    median,
+    medians,
+    stone_features,
+)
 from vision.geometry import apply_homography
 from vision.hints import suspicions
 from vision.learned import board_inputs, half_size_lab, patch_inputs, small_channels
@@ -244,3 +251,18 @@ def test_the_sampler_maps_each_pixel_through_the_grids_homography() -> None:
     expected = apply_homography(grid.homography, uv)
     got = np.stack([xy[0][rows, cols], xy[1][rows, cols]], -1)
     np.testing.assert_allclose(got, expected, atol=1 / 32)
+
+
+def test_more_boards_than_one_opencv_image_holds_are_blurred_as_each_alone() -> None:
+    # The boards' samples are blurred as the channels of one image, 128 at most
+    # at a time; 300 boards, some with no reliable sample near a point, must each
+    # come out exactly as blurred alone.
+    rng = np.random.default_rng(8)
+    values = rng.random((3, 100, 20, 20)) * 200
+    reliable = rng.random((3, 100, 20, 20)) > 0.3
+    reliable[0, 5] = False
+    reliable[1, 7, :12] = False
+    together = _local_board(values, reliable, sigma=1.5)
+    for index in np.ndindex(3, 100):
+        alone = _local_board(values[index], reliable[index], sigma=1.5)
+        np.testing.assert_array_equal(together[index], alone)
