@@ -43,7 +43,6 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.centring import (
-    CERTAIN,
     centre_on_stones,
     certainty,
     half_cell_contrast,
@@ -166,6 +165,22 @@ SNAP_STEPS = 3
 #: changes, the 15 that lose a point or two gain 0.0008 at most (one 0.0017),
 #: and three of the six that gain points under 0.001.
 STRETCH_SURER = 0.001
+#: A stretch that reads no surer is still kept where its stones read as sure,
+#: within ``STRETCH_KEPT``, and its lines show clearer by ``STRETCH_CLEARER``
+#: and plainly (``MIN_LINE_CONTRAST``): an empty or sparse board a side a line
+#: off reads its few stones as surely as on the right grid. Its lines tell. Dev
+#: photos (hard synthetic, seeds 2468 and 1357, both whole): with this, the
+#: second stretch and the stretch of grids an outline or faint lines placed,
+#: three misplaced boards read right (1357 #83, an empty board, lines 1.05 to
+#: 1.54 with certainty -0.0008 to -0.0015; 1357 #257; 2468 #212) and two placed
+#: right gain 10 points (2468 #134: lines 0.70 to 0.91, certainty -0.0028 to
+#: -0.0034). None loses a point; without the plainly seen lines, a 9×9 board's
+#: lines from -0.05 to 0.18 cost it 5 (1357 #72).
+STRETCH_KEPT = 0.002
+STRETCH_CLEARER = 0.2
+#: Stretches in a row: the first may lay the far side on its lines and leave the
+#: near one a fraction off (1357 #83: 0.54 cells off after one, 0.12 after two).
+STRETCH_ROUNDS = 2
 #: Line crossings (:func:`vision.grid.find_grid`'s mean evidence) under which a
 #: grid whose stones read near certain is still checked against the board's
 #: outline for clearer lines. Dev photos (hard synthetic, seeds 777, 555 and 333):
@@ -229,9 +244,9 @@ def detect_board(
         (:func:`vision.lattice.diagonal_sublattice`);
         ``details["snapped"]`` counts the snaps onto the lines near it that made
         an unsure placement's stones read surer (``SNAP_SURER``);
-        ``details["stretched"]`` is set where moving its sides laid its lines
-        on the board's with its stones reading surer (``STRETCH_SURER``)
-        (:func:`vision.grid.stretch_to_lines`);
+        ``details["stretched"]`` counts the stretches that laid its lines on
+        the board's with its stones reading surer (``STRETCH_SURER``) or its
+        lines clearer (``STRETCH_CLEARER``) (:func:`vision.grid.stretch_to_lines`);
         ``details["moved_columns"]`` and ``details["moved_rows"]`` the lines
         its window moved to take in stones left outside it
         (:func:`vision.centring.take_in_stones`), ``details["ends_columns"]``
@@ -357,13 +372,10 @@ def _laid_on_board(
         if snapped is not None:
             grid, sure, steps = snapped
             details["snapped"] = float(steps)
-    # A grid reading near certain cannot be read surer by STRETCH_SURER.
-    stretched = stretch_to_lines(image, grid) if sure + STRETCH_SURER < CERTAIN else None
+    stretched = _stretched_onto_lines(image, grid, sure)
     if stretched is not None:
-        stretched_sure = certainty(image, stretched)
-        if stretched_sure >= sure + STRETCH_SURER:
-            grid, sure = stretched, stretched_sure
-            details["stretched"] = 1.0
+        grid, sure, rounds = stretched
+        details["stretched"] = float(rounds)
     taken, (columns, rows) = take_in_stones(image, grid)
     if columns or rows:
         grid, sure = taken, certainty(image, taken)
@@ -375,23 +387,76 @@ def _laid_on_board(
     return grid, sure
 
 
+def _stretched_onto_lines(
+    image: npt.NDArray[np.uint8], grid: Grid, sure: float
+) -> tuple[Grid, float, int] | None:
+    """The grid stretched onto the board's lines while that reads better, and the stretches.
+
+    A stretch (:func:`vision.grid.stretch_to_lines`) is kept where the stones
+    read surer by ``STRETCH_SURER``, or as sure (within ``STRETCH_KEPT``) with
+    lines that show clearer by ``STRETCH_CLEARER``
+    (:func:`vision.outline.line_contrast`): on an empty or sparse board a side a
+    line off reads its few stones as surely. At most ``STRETCH_ROUNDS``.
+    """
+    rounds = 0
+    lines: float | None = None
+    for _ in range(STRETCH_ROUNDS):
+        stretched = stretch_to_lines(image, grid)
+        if stretched is None:
+            break
+        stretched_sure = certainty(image, stretched)
+        if stretched_sure < sure + STRETCH_SURER:
+            if stretched_sure < sure - STRETCH_KEPT:
+                break
+            if lines is None:
+                lines = line_contrast(image, grid)
+            stretched_lines = line_contrast(image, stretched)
+            if stretched_lines < max(lines + STRETCH_CLEARER, MIN_LINE_CONTRAST):
+                break
+            lines = stretched_lines
+        else:
+            lines = None
+        grid, sure, rounds = stretched, stretched_sure, rounds + 1
+    return (grid, sure, rounds) if rounds else None
+
+
 def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -> BoardDetection:
     """The grid an outline placed, or the stones' lattice where it reads clearly surer.
 
     Where the lines placed no grid, an outline's grid that reads unsure is
     weighed against the stones' own lattice as an unsure line grid is
     (``STONES_SURER``): a thick board's side face or a bowl's rim can widen the
-    outline by a cell on one side.
+    outline by a cell on one side. The outline's grid kept is stretched onto
+    the board's lines where that reads better (:func:`_stretched_onto_lines`):
+    the outline's corners, cut by blur or a bowl, can leave one side a line off.
     """
     sure = float(outlined.details["certainty"])
-    if sure + STONES_SURER > 0.0 or outlined.grid is None:
+    if outlined.grid is None:
         return outlined
+    if sure + STONES_SURER > 0.0:
+        return _stretched_detection(image, outlined)
     by_stones = _stones_reading_better(image, outlined.grid, sure)
     if by_stones is None:
-        return outlined
+        return _stretched_detection(image, outlined)
     grid, sure, details = by_stones
     confidence = min(outlined.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details={**details, "certainty": sure})
+
+
+def _stretched_detection(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
+    """``found`` stretched onto the board's lines where it reads better so.
+
+    :func:`_stretched_onto_lines`, on a grid an outline or faint lines placed.
+    """
+    if found.grid is None:
+        return found
+    stretched = _stretched_onto_lines(image, found.grid, float(found.details["certainty"]))
+    if stretched is None:
+        return found
+    grid, sure, rounds = stretched
+    details = {**found.details, "certainty": sure, "stretched": float(rounds)}
+    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
 def _snapped_surer(
@@ -511,9 +576,11 @@ def _found_by_faint_lines(
     """The grid of faint lines (:func:`vision.grid.find_faint_grid`), where nothing else found one.
 
     Equalising the photo raises the grain and the floor's joints with the lines,
-    so the grid must read as a board (:func:`_checked_reading`).
+    so the grid must read as a board (:func:`_checked_reading`); it is then
+    stretched onto the lines where that reads better (:func:`_stretched_onto_lines`).
     """
-    return _checked_reading(image, find_faint_grid(image, size=size, rng=rng))
+    checked = _checked_reading(image, find_faint_grid(image, size=size, rng=rng))
+    return _stretched_detection(image, checked) if checked else checked
 
 
 def _checked_reading(
