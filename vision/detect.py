@@ -38,6 +38,8 @@ lines off): the searches for where nothing was found then look for the board.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 import numpy.typing as npt
@@ -404,26 +406,54 @@ def _stretched_onto_lines(
     (:func:`vision.outline.line_contrast`): on an empty or sparse board a side a
     line off reads its few stones as surely. At most ``STRETCH_ROUNDS``.
     """
-    rounds = 0
+    return _moved_while_better(
+        image,
+        grid,
+        sure,
+        stretch_to_lines,
+        times=STRETCH_ROUNDS,
+        surer=STRETCH_SURER,
+        or_clearer=True,
+    )
+
+
+def _moved_while_better(
+    image: npt.NDArray[np.uint8],
+    grid: Grid,
+    sure: float,
+    move: Callable[[npt.NDArray[np.uint8], Grid], Grid | None],
+    *,
+    times: int,
+    surer: float,
+    or_clearer: bool = False,
+) -> tuple[Grid, float, int] | None:
+    """The grid moved by ``move`` again and again while each move reads better.
+
+    Better: its stones read surer by ``surer``; with ``or_clearer``, also as
+    sure within ``STRETCH_KEPT`` with lines clearer by ``STRETCH_CLEARER`` and
+    plainly seen (``MIN_LINE_CONTRAST``). At most ``times`` moves. Returns the
+    grid, its certainty and the moves kept; None where none was.
+    """
+    kept = 0
     lines: float | None = None
-    for _ in range(STRETCH_ROUNDS):
-        stretched = stretch_to_lines(image, grid)
-        if stretched is None:
+    for _ in range(times):
+        moved = move(image, grid)
+        if moved is None:
             break
-        stretched_sure = certainty(image, stretched)
-        if stretched_sure < sure + STRETCH_SURER:
-            if stretched_sure < sure - STRETCH_KEPT:
+        moved_sure = certainty(image, moved)
+        if moved_sure < sure + surer:
+            if not or_clearer or moved_sure < sure - STRETCH_KEPT:
                 break
             if lines is None:
                 lines = line_contrast(image, grid)
-            stretched_lines = line_contrast(image, stretched)
-            if stretched_lines < max(lines + STRETCH_CLEARER, MIN_LINE_CONTRAST):
+            moved_lines = line_contrast(image, moved)
+            if moved_lines < max(lines + STRETCH_CLEARER, MIN_LINE_CONTRAST):
                 break
-            lines = stretched_lines
+            lines = moved_lines
         else:
             lines = None
-        grid, sure, rounds = stretched, stretched_sure, rounds + 1
-    return (grid, sure, rounds) if rounds else None
+        grid, sure, kept = moved, moved_sure, kept + 1
+    return (grid, sure, kept) if kept else None
 
 
 def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -> BoardDetection:
@@ -469,16 +499,7 @@ def _snapped_surer(
     image: npt.NDArray[np.uint8], grid: Grid, sure: float
 ) -> tuple[Grid, float, int] | None:
     """The grid snapped onto the lines near it as long as each snap reads surer."""
-    steps = 0
-    for _ in range(SNAP_STEPS):
-        snapped = snap_to_lines(image, grid)
-        if snapped is None:
-            break
-        snapped_sure = certainty(image, snapped)
-        if snapped_sure < sure + SNAP_SURER:
-            break
-        grid, sure, steps = snapped, snapped_sure, steps + 1
-    return (grid, sure, steps) if steps else None
+    return _moved_while_better(image, grid, sure, snap_to_lines, times=SNAP_STEPS, surer=SNAP_SURER)
 
 
 def _stones_reading_better(
