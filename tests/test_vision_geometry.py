@@ -189,6 +189,17 @@ def test_a_window_short_of_a_row_of_edge_stones_moves_to_take_them_in() -> None:
     assert _stones_beyond(_stones_image(inner), to_window, 9) == (0, 0)
 
 
+def test_stones_are_sought_only_around_the_window() -> None:
+    edge = [(0, v) for v in (1, 3, 4, 6, 7)]
+    image = _stones_image(edge)
+    # The same stones, but a window far off the image: none to count, no error.
+    far_off = np.array([[20.0, 0.0, 5000.0], [0.0, 20.0, 60.0], [0.0, 0.0, 1.0]])
+    assert _stones_beyond(image, far_off, 9) == (0, 0)
+    # A window whose surroundings reach the image's top edge still counts them.
+    near_corner = np.array([[20.0, 0.0, 80.0], [0.0, 20.0, 60.0], [0.0, 0.0, 1.0]])
+    assert _stones_beyond(image, near_corner, 9) == (-1, 0)
+
+
 def test_canonical_order_starts_near_the_top_left_and_never_mirrors() -> None:
     grid = grid_from_corners(
         [[100, 100], [500, 120], [480, 500], [90, 480]], size=9, image_shape=(600, 600)

@@ -1014,6 +1014,8 @@ STONES_BEYOND = 3
 #: How far (cells, per axis) a stone's blob may lie from its lattice point to count
 #: there: the stones' own residual bound, and a little for parallax at the edges.
 STONE_OFFSET = 0.25
+#: Cells beyond the window's outer lines over which :func:`_stones_beyond` seeks stones.
+BEYOND_CROP = 3.0
 
 
 def _stones_beyond(
@@ -1025,10 +1027,20 @@ def _stones_beyond(
     line short of one edge (and take in a line of table beyond the other). The
     stones on the true edge line, a row of them on the lattice just outside, tell:
     the window moves a line toward them when the line it gives up holds no stone.
+    Stones are sought within ``BEYOND_CROP`` cells of the window only: the blob
+    detector's thresholds over the whole image were a tenth of a median photo's time.
     """
-    centres, _ = stone_centres(work)
+    lo, hi = -BEYOND_CROP, size - 1 + BEYOND_CROP
+    around = apply_homography(to_window, np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]]))
+    height, width = work.shape[:2]
+    x0, y0 = np.clip(np.floor(around.min(axis=0)).astype(int), 0, [width, height])
+    x1, y1 = np.clip(np.ceil(around.max(axis=0)).astype(int) + 1, 0, [width, height])
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return 0, 0
+    centres, _ = stone_centres(work[y0:y1, x0:x1])
     if len(centres) == 0:
         return 0, 0
+    centres = centres + np.array([x0, y0], dtype=np.float64)
     uv = apply_homography(np.asarray(np.linalg.inv(to_window), dtype=np.float64), centres)
     on = np.all(np.abs(uv - np.round(uv)) < STONE_OFFSET, axis=1)
     u, v = np.round(uv[on]).astype(np.int64).T
