@@ -376,9 +376,9 @@ def _laid_on_board(
             grid, sure, steps = snapped
             details["snapped"] = float(steps)
     # A grid reading near certain is not stretched here: the median photo is
-    # such a grid, and a stretch costs tens of ms. Stretching them too changed
-    # no reading on the dev seeds 2468 and 1357; in runs minutes apart the
-    # held-out medians were 243 and 280 ms with it, 228 and 264 ms without.
+    # such a grid, and a stretch costs tens of ms (40-132 ms on unsure dev
+    # placements). Stretching them too changed no reading on the dev seeds 2468
+    # and 1357 nor on the held-out seeds.
     near_certain = sure + STRETCH_SURER >= CERTAIN
     stretched = None if near_certain else _stretched_onto_lines(image, grid, sure)
     if stretched is not None:
