@@ -329,8 +329,6 @@ def _crossing_evidence(
     (the other faint in a shadow) still places the board.
     """
     uu, vv = np.meshgrid(us, vs)
-    h, w = mask.shape
-    flat = mask.ravel()
     # The lattice points' homogeneous image coordinates, once: a point moved by
     # (du, dv) adds the homography's first two columns times (du, dv) to them.
     # Every arm's samples are taken at once: (rows, cols, 12 samples, 4 steps).
@@ -338,11 +336,20 @@ def _crossing_evidence(
     x0, y0, w0 = ((m[i, 0] * uu + m[i, 1] * vv + m[i, 2])[..., None, None] for i in range(3))
     du, dv = _ARM_OFFSETS
     scale = w0 + (m[2, 0] * du + m[2, 1] * dv)
-    x = np.rint((x0 + (m[0, 0] * du + m[0, 1] * dv)) / scale).astype(np.int64)
-    y = np.rint((y0 + (m[1, 0] * du + m[1, 1] * dv)) / scale).astype(np.int64)
-    # Negative coordinates wrap to huge unsigned ones: one test per axis.
-    inside = (x.view(np.uint64) < w) & (y.view(np.uint64) < h)
-    values = np.where(inside, flat[np.where(inside, y * w + x, 0)], 0.0)
+    x = np.rint((x0 + (m[0, 0] * du + m[0, 1] * dv)) / scale).astype(np.float32)
+    y = np.rint((y0 + (m[1, 0] * du + m[1, 1] * dv)) / scale).astype(np.float32)
+    # The nearest pixel to each (whole-numbered) sample, 0 off the image: one
+    # remap does the bounds test and the gather (a fifth of this function's time
+    # against numpy's indexing). Rows of (cols × 48) keep the maps' sides short.
+    rows = x.shape[0]
+    values = cv2.remap(
+        mask,
+        x.reshape(rows, -1),
+        y.reshape(rows, -1),
+        cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0.0,
+    ).reshape(x.shape)
     # The mean of the four steps, summed in order as ``mean`` does, a third of its time.
     total = values[..., 0] + values[..., 1] + values[..., 2] + values[..., 3]
     sampled = np.asarray(total / 4, dtype=np.float64)
