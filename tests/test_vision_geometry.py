@@ -11,6 +11,7 @@ from tests.vision_synthetic import draw_board
 from vision import detect_board, grid_from_corners
 from vision.features import lift_homography
 from vision.geometry import (
+    Lattice1D,
     _comb_scores,
     apply_homography,
     cell_aspect,
@@ -20,10 +21,12 @@ from vision.geometry import (
     vanishing_point,
 )
 from vision.grid import (
+    _at_board_spacing,
     _canonical_order,
     _crossing_evidence,
     _distort,
     _fit_lines,
+    _place_window,
     _search_once,
     _stones_beyond,
     _undistort,
@@ -305,3 +308,27 @@ def test_crossing_evidence_counts_lines_seen_one_way_half_and_both_ways_not_at_a
     rows_only = _line_mask(columns=False)
     assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner) == 0.5)
     assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner, both=True) == 0.0)
+
+
+@pytest.mark.parametrize(("fraction", "rounds"), [(0.5, 1), (1 / 3, 1), (0.25, 2)])
+def test_a_lattice_at_a_fraction_of_the_spacing_is_moved_to_the_boards(
+    fraction: float, rounds: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Rows faint (a shadow, a blur): the crossings read unsure, so other spacings are tried.
+    mask = np.maximum(_line_mask(rows=False), 0.4 * _line_mask(columns=False))
+    lines = 40.0 + 20.0 * np.arange(11)
+    columns, too_fine = Lattice1D(40.0, 20.0), Lattice1D(40.0, 20.0 * fraction)
+    placed = _place_window(mask, np.eye(3), (columns, too_fine), [lines, lines], 11)
+    assert placed is not None
+    (_, rows), (to_work, us, vs, _, (r0, c0)) = _at_board_spacing(
+        mask, np.eye(3), ((columns, too_fine), placed), [lines, lines], 11
+    )
+    assert rows.spacing == 20.0
+    first = apply_homography(to_work, np.array([[us[c0], vs[r0]]]))
+    assert np.allclose(first, [[40.0, 40.0]])  # the window starts on the first lines
+    if rounds > 1:  # a quarter of the spacing is only halfway after one round
+        monkeypatch.setattr("vision.grid.MULTIPLE_ROUNDS", 1)
+        (_, rows), _ = _at_board_spacing(
+            mask, np.eye(3), ((columns, too_fine), placed), [lines, lines], 11
+        )
+        assert rows.spacing == 10.0

@@ -130,6 +130,8 @@ BLURRED_WIDTH = 11
 EQUALIZE_CLIP = 4.0
 #: How much more evidence a lattice at another spacing needs to replace the first.
 MULTIPLE_MARGIN = 1.2
+#: How many times in a row a lattice may be replaced by one at another spacing.
+MULTIPLE_ROUNDS = 2
 #: How much more crossing evidence a window one line over needs to replace the first.
 SHIFT_MARGIN = 1.05
 
@@ -923,6 +925,41 @@ def _best_placement(
     return best
 
 
+def _at_board_spacing(
+    mask: npt.NDArray[np.float32],
+    to_rect: FloatArray,
+    best: tuple[tuple[Lattice1D, Lattice1D], Placement],
+    positions: list[FloatArray],
+    size: int,
+) -> tuple[tuple[Lattice1D, Lattice1D], Placement]:
+    """The lattice pair moved to the board's spacing where another spacing reads clearly better.
+
+    A lattice at a fraction (or a multiple) of the board's spacing along one axis
+    crosses the true lines too; its windows have fewer crossings than the
+    board's (half the spacing: half as many crossed both ways), so those
+    spacings are tried where the crossings are unsure, and one kept that is
+    ``MULTIPLE_MARGIN`` better crossed both ways. Again from there, up to
+    ``MULTIPLE_ROUNDS`` times: a comb at a quarter of the board's spacing is
+    only halfway after one.
+    """
+    for _ in range(MULTIPLE_ROUNDS):
+        if best[1][3] >= SURE_EVIDENCE:
+            break
+        lat_u, lat_v = best[0]
+        candidates = [(u, lat_v) for u in _multiples(lat_u)] + [
+            (lat_u, v) for v in _multiples(lat_v)
+        ]
+        first = _place_window(mask, to_rect, (lat_u, lat_v), positions, size, both=True)
+        again = _best_placement(mask, to_rect, candidates, positions, size, both=True)
+        if first is None or again is None or again[1][3] <= MULTIPLE_MARGIN * first[3]:
+            break
+        switched = _place_window(mask, to_rect, again[0], positions, size)
+        if switched is None or switched[3] < MIN_EVIDENCE:
+            break
+        best = (again[0], switched)
+    return best
+
+
 def _multiples(lattice: Lattice1D) -> list[Lattice1D]:
     """Lattices at twice and three times the spacing (every phase) and at half of it."""
     out = [Lattice1D(origin=lattice.origin, spacing=0.5 * lattice.spacing)]
@@ -1505,21 +1542,7 @@ def _search_once(
             via_profile = 1.0
     if best is None:
         return _failure("no evenly spaced lines")
-    if best[1][3] < SURE_EVIDENCE:
-        # A lattice at a fraction (or a multiple) of the board's spacing along one
-        # axis crosses the true lines too; its windows have fewer crossings than
-        # the board's (half the spacing: half as many crossed both ways), so try
-        # those spacings and keep one that is clearly better.
-        (lat_u, lat_v), _ = best
-        candidates = [(u, lat_v) for u in _multiples(lat_u)] + [
-            (lat_u, v) for v in _multiples(lat_v)
-        ]
-        first = _place_window(dilated, to_rect, (lat_u, lat_v), positions, size, both=True)
-        again = _best_placement(dilated, to_rect, candidates, positions, size, both=True)
-        if first is not None and again is not None and again[1][3] > MULTIPLE_MARGIN * first[3]:
-            switched = _place_window(dilated, to_rect, again[0], positions, size)
-            if switched is not None and switched[3] >= MIN_EVIDENCE:
-                best = (again[0], switched)
+    best = _at_board_spacing(dilated, to_rect, best, positions, size)
     to_work, us, vs, mean_evidence, (r0, c0) = best[1]
     window_points = np.stack(
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
