@@ -60,6 +60,7 @@ from vision.grid import (
     find_by_stones,
     find_faint_grid,
     find_grid,
+    settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
 )
@@ -367,8 +368,8 @@ def _laid_on_board(
 
     Snapped onto the lines near it while its stones read surer (``SNAP_SURER``),
     its sides stretched onto the board's lines (``STRETCH_SURER``), and its
-    window moved toward stones left outside it and to where the board's lines
-    end. Each move taken is noted in ``details``.
+    window moved toward stones left outside it, to where the board's lines
+    end and toward crossings beyond its sides. Each move taken is noted in ``details``.
     """
     if sure < SNAP_UNSURE:
         snapped = _snapped_surer(image, grid, sure)
@@ -392,6 +393,10 @@ def _laid_on_board(
     if columns or rows:
         grid, sure = ended, certainty(image, ended)
         details.update(ends_columns=float(columns), ends_rows=float(rows))
+    settled, (columns, rows) = settle_on_crossings(image, grid)
+    if columns or rows:
+        grid, sure = settled, certainty(image, settled)
+        details.update(crossings_columns=float(columns), crossings_rows=float(rows))
     return grid, sure
 
 

@@ -132,6 +132,10 @@ EQUALIZE_CLIP = 4.0
 MULTIPLE_MARGIN = 1.2
 #: How many times in a row a lattice may be replaced by one at another spacing.
 MULTIPLE_ROUNDS = 2
+#: How much more a lattice line beyond a grid's side must read crossed both ways
+#: than the outer line the grid would give up at the other side, for the grid to
+#: move a line there (:func:`settle_on_crossings`).
+EDGE_CROSSING_GAIN = 0.1
 #: How much more crossing evidence a window one line over needs to replace the first.
 SHIFT_MARGIN = 1.05
 
@@ -1255,6 +1259,64 @@ def _lines_on_response(
         borderValue=0.0,
     ).reshape(len(homographies), 2 * size, -1)
     return np.asarray(np.median(values, axis=2), dtype=np.float64)
+
+
+def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
+    """Lines crossing both ways on a grid's outer lines and on the lattice lines beyond them.
+
+    Returns (4, 2): for the first row, last row, first column and last column (in
+    that order), the mean over that line's points of the evidence that lines cross
+    there both ways (:func:`_crossing_evidence` with ``both``), on the line itself
+    and on the lattice line just outside it. A board's lines stop at its outer
+    lines: beyond them nothing crosses.
+    """
+    gray = _check_image(image)
+    work, scale = _working_copy(gray)
+    response = line_response(work, width=LINE_WIDTH)
+    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    mask = (response > max(threshold, LINE_FLOOR)).astype(np.uint8) * 255
+    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+    to_work_pixels = np.array(
+        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
+    )
+    n = grid.size
+    lines = np.arange(-1, n + 1, dtype=np.float64)
+    both = _crossing_evidence(dilated, to_work_pixels @ grid.homography, lines, lines, both=True)
+    inner = slice(1, n + 1)
+    return np.array(
+        [
+            [both[1, inner].mean(), both[0, inner].mean()],
+            [both[n, inner].mean(), both[n + 1, inner].mean()],
+            [both[inner, 1].mean(), both[inner, 0].mean()],
+            [both[inner, n].mean(), both[inner, n + 1].mean()],
+        ]
+    )
+
+
+def settle_on_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, tuple[int, int]]:
+    """The grid moved a line toward crossings beyond one side, off a bare line at the other.
+
+    On a crowded board the stones hide most crossings, and the window the search
+    settles on (:func:`_settle_edges`, on its rough lattice) may lie a line off: an
+    outer line on the margin, where nothing crosses, and the board's true outer
+    line outside, its crossings showing between the stones. On the refined grid
+    this reads plainly (:func:`edge_crossings`): the grid moves a line toward a
+    side where the line beyond it crosses more, by ``EDGE_CROSSING_GAIN``, than
+    the outer line it gives up at the other. Each axis at most once. Returns
+    ``(grid, (columns, rows))`` moved, ``(0, 0)`` where nothing calls for a move.
+    """
+    sides = edge_crossings(image, grid)
+    moves = []
+    for first, last in ((sides[2], sides[3]), (sides[0], sides[1])):  # columns, then rows
+        toward_first = first[1] - last[0]  # the line before gained, the last given up
+        toward_last = last[1] - first[0]
+        if max(toward_first, toward_last) < EDGE_CROSSING_GAIN:
+            moves.append(0)
+        else:
+            moves.append(-1 if toward_first > toward_last else 1)
+    if not any(moves):
+        return grid, (0, 0)
+    return grid.shifted(float(moves[0]), float(moves[1])), (moves[0], moves[1])
 
 
 def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:

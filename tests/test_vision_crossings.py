@@ -1,0 +1,57 @@
+"""A grid a line off its board, moved back by the crossings beyond its sides."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.test_vision_stretch import cells_off, drawn_board, hard_photo, points_wrong
+from vision import detect_board
+from vision.grid import edge_crossings, settle_on_crossings
+
+
+def test_a_boards_lines_cross_on_its_outer_lines_and_not_beyond() -> None:
+    image, exact = drawn_board()
+    sides = edge_crossings(image, exact)  # first row, last row, first column, last column
+    assert sides.shape == (4, 2)
+    assert np.all(sides[:, 0] > 0.5)  # each outer line crossed
+    assert np.all(sides[:, 1] < 0.05)  # nothing crosses on the margin beyond
+
+
+def test_a_grid_on_the_board_is_left_where_it_is() -> None:
+    image, exact = drawn_board()
+    grid, moves = settle_on_crossings(image, exact)
+    assert moves == (0, 0)
+    assert grid is exact
+
+
+@pytest.mark.parametrize(("columns", "rows"), [(1, 0), (0, -1), (-1, 1)])
+def test_a_grid_a_line_off_is_moved_back_onto_the_board(columns: int, rows: int) -> None:
+    image, exact = drawn_board()
+    off = exact.shifted(float(columns), float(rows))
+    assert cells_off(off, exact) >= 1.0
+    grid, moves = settle_on_crossings(image, off)
+    assert moves == (-columns, -rows)
+    assert cells_off(grid, exact) < 0.1
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "wrong"),
+    [
+        (1357, 6, 0),  # 57 % stones; the window a row off, onto the margin
+        (1357, 217, 0),  # a 13×13 board, 65 % stones; a column off
+        (2468, 100, 1),  # 57 % stones; its outline's grid a column off
+    ],
+)
+def test_a_crowded_board_placed_a_line_off_is_read_once_moved(
+    run: int, index: int, wrong: int
+) -> None:
+    photo = hard_photo(run, index)
+    assert photo.board is not None
+    detection = detect_board(photo.image, size=len(photo.board))
+    moved = (
+        detection.details.get("crossings_columns", 0.0),
+        detection.details.get("crossings_rows", 0.0),
+    )
+    assert moved != (0.0, 0.0)
+    assert points_wrong(detection.grid, photo) <= wrong
