@@ -943,8 +943,8 @@ def _at_board_spacing(
     board's (half the spacing: half as many crossed both ways), so those
     spacings are tried where the crossings are unsure, and one kept that is
     ``MULTIPLE_MARGIN`` better crossed both ways. Again from there, up to
-    ``MULTIPLE_ROUNDS`` times: a comb at a quarter of the board's spacing is
-    only halfway after one.
+    ``MULTIPLE_ROUNDS`` times: a comb at a quarter (or four times) of the
+    board's spacing is only halfway after one.
     """
     for _ in range(MULTIPLE_ROUNDS):
         if best[1][3] >= SURE_EVIDENCE:
