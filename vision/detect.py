@@ -255,7 +255,10 @@ def detect_board(
         its window moved to take in stones left outside it
         (:func:`vision.centring.take_in_stones`), ``details["ends_columns"]``
         and ``details["ends_rows"]`` those it moved where the board's lines end
-        a line beyond it (:func:`vision.centring.take_in_line_ends`). For a
+        a line beyond it (:func:`vision.centring.take_in_line_ends`), and
+        ``details["crossings_columns"]`` and ``details["crossings_rows"]`` those
+        it moved toward lines crossing beyond a side
+        (:func:`vision.grid.settle_on_crossings`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
