@@ -89,6 +89,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "stones' cores",
         "faint lines",
         "blurred lines",
+        "stretched outline",
     ]
 
 

@@ -71,6 +71,7 @@ from vision.outline import (
     MIN_LINE_CONTRAST,
     OutlineGrid,
     find_by_outline,
+    find_by_stretched_outline,
     line_contrast,
     outline_grids,
     weaker_lines,
@@ -327,14 +328,16 @@ def _other_searches(
     """Where the lines placed no board (``lines`` says why), the other ways to find one.
 
     The board's outline, the lattice of loose stones, that of the stones' cores,
-    faint lines on an equalised copy and last blurred lines; the first that finds
-    a board. Failing all, the reason names each search and what it found wanting.
+    faint lines on an equalised copy, blurred lines, and last the outline's
+    surest grids stretched onto the lines; the first that finds a board.
+    Failing all, the reason names each search and what it found wanting.
 
     They also run where the lines' grid was bare (``BARE_CONTRAST``): on the dev
     photos, that reads two boards right that were refused (2468 #58 by its faint
     lines, #162 by its blurred ones), and takes no photo without a board.
     """
-    outlined = find_by_outline(image, size=size)
+    grids = outline_grids(image, size=size)
+    outlined = find_by_outline(image, size=size, grids=grids)
     if outlined:
         return _outline_or_stones(image, outlined)
     stoned = _found_by_stones_alone(image, size)
@@ -349,6 +352,9 @@ def _other_searches(
     blurred = _checked_reading(image, find_blurred_grid(image, size=size, rng=rng), laid=True)
     if blurred:
         return blurred
+    stretched = find_by_stretched_outline(image, size=size, grids=grids)
+    if stretched:
+        return _stretched_outline_settled(image, stretched)
     # Each search's reason, named by the search: two of them share texts.
     searches = {
         "lines": lines,
@@ -357,6 +363,7 @@ def _other_searches(
         "stones' cores": cored,
         "faint lines": faint,
         "blurred lines": blurred,
+        "stretched outline": stretched,
     }
     reasons = [
         f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()
@@ -485,6 +492,29 @@ def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -
     grid, sure, details = by_stones
     confidence = min(outlined.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details={**details, "certainty": sure})
+
+
+def _stretched_outline_settled(
+    image: npt.NDArray[np.uint8], found: BoardDetection
+) -> BoardDetection:
+    """The last resort's grid moved a line toward crossings beyond a side, never reported sure.
+
+    A stretched outline grid lies on the board's lines but may lie a line off
+    them all (dev 333 #225: lines plain both ways, a line off at every side); the
+    crossings beyond its sides tell (:func:`vision.grid.settle_on_crossings`). Its
+    confidence is at most ``FAINT_CONFIDENCE``, as the other last resorts'.
+    """
+    assert found.grid is not None
+    grid, (columns, rows) = settle_on_crossings(image, found.grid)
+    details = dict(found.details)
+    if columns or rows:
+        details.update(
+            certainty=certainty(image, grid),
+            crossings_columns=float(columns),
+            crossings_rows=float(rows),
+        )
+    confidence = min(found.confidence, FAINT_CONFIDENCE)
+    return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
 def _stretched_detection(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:

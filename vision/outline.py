@@ -47,6 +47,7 @@ from vision.grid import (
     grid_from_corners,
     line_ridges,
     snap_to_lines,
+    stretch_to_lines,
 )
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "OutlineGrid",
     "board_outlines",
     "find_by_outline",
+    "find_by_stretched_outline",
     "grid_in_outline",
     "line_contrast",
     "outline_grids",
@@ -96,6 +98,9 @@ MIN_CONTRAST = 0.04
 #: right grid (seven of them), and up to 0.75 on wrong ones, which read less sure
 #: or show their lines less.
 LINED_CERTAINTY = -0.02
+#: How many of the surest outline grids the last resort stretches onto the lines
+#: (:func:`find_by_stretched_outline`).
+STRETCHED_TRIES = 2
 MIN_LINE_CONTRAST = 0.3
 
 
@@ -274,7 +279,9 @@ def outline_grids(
     return found
 
 
-def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDetection:
+def find_by_outline(
+    image: npt.NDArray[np.uint8], *, size: int = 19, grids: list[OutlineGrid] | None = None
+) -> BoardDetection:
     """The board found by its outline and its stones, or a falsy detection saying why.
 
     Of the outlines whose grid reads as a board (``MIN_CERTAINTY``,
@@ -284,9 +291,33 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
     one whose lines show most. ``details``: ``outline``, that outline's rank by
     area (1 for the largest); ``certainty``, ``contrast`` and ``lines`` of its
     reading. Confidence is the stones' contrast over 0.1, or the weaker way's
-    lines' contrast over 1, at most 1.
+    lines' contrast over 1, at most 1. ``grids``: :func:`outline_grids` of the
+    image, where the caller has them already.
     """
-    candidates = outline_grids(image, size=size)
+    return _judged(image, outline_grids(image, size=size) if grids is None else grids)
+
+
+def find_by_stretched_outline(
+    image: npt.NDArray[np.uint8], *, size: int = 19, grids: list[OutlineGrid] | None = None
+) -> BoardDetection:
+    """The board found by its outline's surest grids stretched onto its lines, or why not.
+
+    A last resort, where every other search found nothing: an outline cut by
+    blur, glare or a bowl can leave its grid a line off at one side, reading its
+    stones too unsure for the outline's floors. The ``STRETCHED_TRIES`` surest
+    grids are stretched onto the board's lines (:func:`vision.grid.stretch_to_lines`,
+    twice) and judged by the same floors as :func:`find_by_outline`'s. Taken
+    any earlier, it misplaced a board a later search reads right (dev 2468 #193).
+    ``grids`` as for :func:`find_by_outline`.
+    """
+    grids = outline_grids(image, size=size) if grids is None else grids
+    return _judged(image, _stretched(image, grids), stretched=True)
+
+
+def _judged(
+    image: npt.NDArray[np.uint8], candidates: list[OutlineGrid], *, stretched: bool = False
+) -> BoardDetection:
+    """The best of the outline grids that read as a board (see :func:`find_by_outline`)."""
     boards = [c for c in candidates if c.certainty >= MIN_CERTAINTY and c.contrast >= MIN_CONTRAST]
     lined = [
         (c, weaker)
@@ -302,14 +333,41 @@ def find_by_outline(image: npt.NDArray[np.uint8], *, size: int = 19) -> BoardDet
         best, weaker = max(lined, key=lambda cw: cw[0].lines)
         confidence = min(1.0, weaker)
     else:
-        return _failure(f"no board outline reads as a board ({len(candidates)} grids tried)")
+        what = "stretched outline grid" if stretched else "board outline"
+        return _failure(f"no {what} reads as a board ({len(candidates)} grids tried)")
     details = {
         "outline": float(best.rank),
         "certainty": best.certainty,
         "contrast": best.contrast,
         "lines": best.lines,
     }
+    if stretched:
+        details["outline_stretched"] = 1.0
     return BoardDetection(grid=best.grid, confidence=confidence, details=details)
+
+
+def _stretched(image: npt.NDArray[np.uint8], candidates: list[OutlineGrid]) -> list[OutlineGrid]:
+    """The ``STRETCHED_TRIES`` surest candidates' grids stretched onto the lines, rescored."""
+    out = []
+    for candidate in sorted(candidates, key=lambda c: -c.certainty)[:STRETCHED_TRIES]:
+        grid = candidate.grid
+        for _ in range(2):
+            moved = stretch_to_lines(image, grid)
+            if moved is None:
+                break
+            grid = moved
+        if grid is candidate.grid:
+            continue
+        out.append(
+            OutlineGrid(
+                grid,
+                certainty(image, grid),
+                half_cell_contrast(image, grid),
+                line_contrast(image, grid),
+                candidate.rank,
+            )
+        )
+    return out
 
 
 def line_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
