@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from typing import Any
 
 import cv2
 import numpy as np
@@ -210,9 +212,10 @@ def test_an_unsure_placement_that_reads_sure_keeps_its_confidence() -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_table_without_a_board_is_refused(seed: int) -> None:
+@pytest.mark.parametrize("find", [find_by_outline, find_by_stretched_outline])
+def test_a_table_without_a_board_is_refused(seed: int, find: Callable[..., Any]) -> None:
     photo = render_photo(seed=seed, difficulty="hard", show_board=False)
-    found = find_by_outline(photo.image, size=19)
+    found = find(photo.image, size=19)
     assert not found
     assert found.reason.startswith("no board found: ")
 
@@ -245,11 +248,3 @@ def test_a_board_every_search_misses_is_found_last_by_its_outline_stretched() ->
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
     # A last resort, never reported sure: one such grid lay a line off (dev 333 #225).
     assert 0.0 < detection.confidence <= FAINT_CONFIDENCE
-
-
-@pytest.mark.parametrize("seed", [1, 2, 3])
-def test_a_table_without_a_board_is_refused_by_its_outline_stretched_too(seed: int) -> None:
-    photo = render_photo(seed=seed, difficulty="hard", show_board=False)
-    found = find_by_stretched_outline(photo.image, size=19)
-    assert not found
-    assert found.reason.startswith("no board found: ")
