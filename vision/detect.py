@@ -259,7 +259,9 @@ def detect_board(
         a line beyond it (:func:`vision.centring.take_in_line_ends`), and
         ``details["crossings_columns"]`` and ``details["crossings_rows"]`` those
         it moved toward lines crossing beyond a side
-        (:func:`vision.grid.settle_on_crossings`). For a
+        (:func:`vision.grid.settle_on_crossings`). ``details["outline_stretched"]``
+        is set where the last resort found it: the outline's grid stretched onto
+        the lines (:func:`vision.outline.find_by_stretched_outline`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -504,7 +506,8 @@ def _stretched_outline_settled(
     crossings beyond its sides tell (:func:`vision.grid.settle_on_crossings`). Its
     confidence is at most ``FAINT_CONFIDENCE``, as the other last resorts'.
     """
-    assert found.grid is not None
+    if found.grid is None:
+        return found
     grid, (columns, rows) = settle_on_crossings(image, found.grid)
     details = dict(found.details)
     if columns or rows:

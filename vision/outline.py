@@ -98,10 +98,10 @@ MIN_CONTRAST = 0.04
 #: right grid (seven of them), and up to 0.75 on wrong ones, which read less sure
 #: or show their lines less.
 LINED_CERTAINTY = -0.02
+MIN_LINE_CONTRAST = 0.3
 #: How many of the surest outline grids the last resort stretches onto the lines
 #: (:func:`find_by_stretched_outline`).
 STRETCHED_TRIES = 2
-MIN_LINE_CONTRAST = 0.3
 
 
 def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
