@@ -9,10 +9,17 @@ from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import lined_board
 from vision import detect_board, read_stones
+from vision.centring import half_cell_contrast
 from vision.detect import FAINT_CONFIDENCE, WELL_LINED
 from vision.errors import VisionError
 from vision.grid import Grid, find_blurred_grid, find_grid
-from vision.outline import LINED_CERTAINTY, weaker_lines
+from vision.outline import (
+    BLURRED_CERTAINTY,
+    DISTINCT_CONTRAST,
+    LINED_CERTAINTY,
+    MIN_CERTAINTY,
+    weaker_lines,
+)
 
 
 def blurred_board(sigma: float) -> tuple[np.ndarray, Grid]:
@@ -70,6 +77,25 @@ def test_an_empty_board_out_of_focus_is_taken_by_its_lines_though_its_points_rea
     wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
     assert wrong <= 1  # one phantom stone in the glare
     assert detection.confidence < FAINT_CONFIDENCE
+
+
+def test_a_blurred_crowded_board_is_taken_where_its_unsure_stones_stand_out_plainly() -> None:
+    photo = render_photo(seed=photo_seed(1357, 0), difficulty="hard")  # small, blurred, glare
+    assert photo.board is not None and photo.corners is not None
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["blurred"] == 1.0
+    # Blur leaves its stones too unsure for the usual floor, but they read far
+    # surer on the grid than half a cell off: no table or floor does that.
+    assert BLURRED_CERTAINTY <= detection.details["certainty"] < MIN_CERTAINTY
+    assert half_cell_contrast(photo.image, detection.grid) >= DISTINCT_CONTRAST
+    sides = np.linalg.norm(photo.corners - np.roll(photo.corners, -1, axis=0), axis=1)
+    cell = sides.min() / 18
+    assert np.linalg.norm(detection.grid.corners - photo.corners, axis=1).max() < 0.5 * cell
+    board = read_stones(photo.image, detection.grid).board
+    pairs = zip(board, photo.board, strict=True)
+    wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
+    assert wrong <= 13  # of 361, with cells 7 to 13 pixels; it was missed whole
+    assert detection.confidence == 0.0  # reported as unsure as its stones read
 
 
 def test_a_floor_whose_joints_the_wider_filter_takes_for_lines_is_still_no_board() -> None:

@@ -65,6 +65,8 @@ from vision.grid import (
     stretch_to_lines,
 )
 from vision.outline import (
+    BLURRED_CERTAINTY,
+    DISTINCT_CONTRAST,
     LINED_CERTAINTY,
     MIN_CERTAINTY,
     MIN_CONTRAST,
@@ -657,9 +659,11 @@ def _checked_reading(
     """A last resort's grid, if it reads as a board by the floors a board's outline must pass.
 
     Stones sure (``MIN_CERTAINTY``) and standing out from half a cell off
-    (``MIN_CONTRAST``), or surer (``LINED_CERTAINTY``) with lines that show both
-    ways (``MIN_LINE_CONTRAST``, :func:`vision.outline.weaker_lines`), or lines
-    that show both ways clearly (``WELL_LINED``) however unsure its stones. An unsure
+    (``MIN_CONTRAST``), or, blurred, less sure (``BLURRED_CERTAINTY``) but
+    standing out plainly (``DISTINCT_CONTRAST``), or surer (``LINED_CERTAINTY``)
+    with lines that show both ways (``MIN_LINE_CONTRAST``,
+    :func:`vision.outline.weaker_lines`), or lines that show both ways clearly
+    (``WELL_LINED``) however unsure its stones. An unsure
     placement is centred on its stones first, and with ``laid`` also laid on the
     board's lines and stones (:func:`_laid_on_board`). Its confidence is at most
     ``FAINT_CONFIDENCE``.
@@ -674,7 +678,10 @@ def _checked_reading(
     sure = certainty(image, grid)
     if unsure and laid:
         grid, sure = _laid_on_board(image, grid, sure, moves)
-    stands_out = sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= MIN_CONTRAST
+    contrast = half_cell_contrast(image, grid) if sure >= BLURRED_CERTAINTY else -np.inf
+    stands_out = (sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST) or (
+        contrast >= DISTINCT_CONTRAST
+    )
     lined = False
     if not stands_out:
         lines = weaker_lines(image, grid)

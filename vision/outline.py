@@ -51,6 +51,8 @@ from vision.grid import (
 )
 
 __all__ = [
+    "BLURRED_CERTAINTY",
+    "DISTINCT_CONTRAST",
     "LINED_CERTAINTY",
     "MARGIN",
     "MARGINS",
@@ -99,6 +101,15 @@ MIN_CONTRAST = 0.04
 #: or show their lines less.
 LINED_CERTAINTY = -0.02
 MIN_LINE_CONTRAST = 0.3
+#: Blur leaves a board's stones reading unsure, but still surer on their grid
+#: than half a cell off: a last resort's grid is also kept where its stones read
+#: at least ``BLURRED_CERTAINTY`` and stand out by ``DISTINCT_CONTRAST``, twice
+#: the usual floors. Dev photos (hard synthetic, seeds 2468 and 1357): of every
+#: grid the last resorts tried on the 57 no-board photos, contrast 0.028 at most;
+#: on the boards they missed, none a cell or more off over 0.05, and 1357 #0's
+#: blurred grid (0.15 cells off) 0.136 at certainty -0.063.
+BLURRED_CERTAINTY = -0.1
+DISTINCT_CONTRAST = 0.08
 #: How many of the surest outline grids the last resort stretches onto the lines
 #: (:func:`find_by_stretched_outline`).
 STRETCHED_TRIES = 2
