@@ -6,6 +6,7 @@ reads photos of seed 1002, which it never saw, on their true grids.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -284,7 +285,16 @@ def test_kifu_bench_stones_tables_the_three_readers(
     assert main(["bench", "stones", "--photos", str(written), "--no-real"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert all(f"{reader} points" in lines[0] for reader in ("combined", "classical", "learned"))
-    assert lines[-1].startswith("all") and lines[-1].count("%") == 3
+    assert lines[-2].startswith("all") and lines[-2].count("%") == 3
+    # How far the default reader's confidence can be trusted, in whole points.
+    trust = re.fullmatch(
+        r"combined: (\d+) of (\d+) points misread were read at a confidence of 0.5 or more; "
+        r"(\d+) points read under it, (\d+) of them right",
+        lines[-1],
+    )
+    assert trust is not None, lines[-1]
+    sure_wrong, wrong, unsure, unsure_right = (int(v) for v in trust.groups())
+    assert sure_wrong <= wrong and unsure_right <= unsure
 
 
 @pytest.mark.parametrize(

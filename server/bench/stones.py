@@ -5,7 +5,9 @@ hard``; use a seed the model was not trained on) every board is read on its TRUE
 grid, so that grid-finding errors do not mix in, by the classical reader alone,
 the learned model alone and their combination (what ``read_stones`` does); the
 table gives intersections right, and boards entirely right, per board look and
-overall. The same three on the real photos, on the grid ``detect_board`` finds
+overall; a line says how many points the combination misread at a confidence of
+a half or more (what would mislead a referee) and how many it read under a half.
+The same three on the real photos, on the grid ``detect_board`` finds
 there (no true grid is known), with the median milliseconds per read on a known
 grid. Progress goes to stderr.
 """
@@ -18,7 +20,9 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -27,7 +31,7 @@ from datasets.real import photo_cases
 from datasets.stone_patches import folder_cases
 from server.bench.vision import DEFAULT_PHOTOS
 from vision import BoardSampler, detect_board, grid_from_corners, read_stones
-from vision.stones import READERS
+from vision.stones import READERS, StoneReading
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -80,19 +84,50 @@ class Tally:
         return "\n".join(lines)
 
 
-def _synthetic(folder: Path) -> Tally:
-    tally = Tally()
+@dataclass
+class Trust:
+    """How far the default reader's confidence can be trusted: a point read under
+    ``SURE`` is unknown to the referee, so a misread point above it is what misleads."""
+
+    SURE: ClassVar[float] = 0.5
+    #: Points misread, and of them those read at ``SURE`` or more.
+    wrong: int = 0
+    wrong_sure: int = 0
+    #: Points read under ``SURE``, and of them those read right.
+    unsure: int = 0
+    unsure_right: int = 0
+
+    def add(self, reading: StoneReading, truth: Iterable[str]) -> None:
+        read = np.array([list(row) for row in reading.board])
+        right = read == np.array([list(row) for row in truth])
+        sure = reading.confidence >= self.SURE
+        self.wrong += int((~right).sum())
+        self.wrong_sure += int((~right & sure).sum())
+        self.unsure += int((~sure).sum())
+        self.unsure_right += int((right & ~sure).sum())
+
+    def line(self) -> str:
+        return (
+            f"{READERS[0]}: {self.wrong_sure} of {self.wrong} points misread were read at "
+            f"a confidence of {self.SURE} or more; {self.unsure} points read under it, "
+            f"{self.unsure_right} of them right"
+        )
+
+
+def _synthetic(folder: Path) -> tuple[Tally, Trust]:
+    tally, trust = Tally(), Trust()
     for number, case in enumerate(folder_cases(folder), start=1):
         print(f"\rsynthetic {number}: {case.name}", end="", file=sys.stderr, flush=True)
         n = len(case.board)
         grid = grid_from_corners(case.corners, size=n, image_shape=case.image.shape[:2])
         sampler = BoardSampler.for_grid(grid)
         for reader in READERS:
-            tally.add(
-                case.look, reader, read_stones(case.image, sampler, reader=reader).board, case.board
-            )
+            reading = read_stones(case.image, sampler, reader=reader)
+            tally.add(case.look, reader, reading.board, case.board)
+            if reader == READERS[0]:
+                trust.add(reading, case.board)
     print(file=sys.stderr)
-    return tally
+    return tally, trust
 
 
 def _real(folder: Path, repeat: int) -> tuple[Tally, dict[str, list[float]]]:
@@ -122,11 +157,13 @@ def _real(folder: Path, repeat: int) -> tuple[Tally, dict[str, list[float]]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    print(_synthetic(args.photos).table(f"synthetic, truth grid ({args.photos.name})"))
+    tally, trust = _synthetic(args.photos)
+    print(tally.table(f"synthetic, truth grid ({args.photos.name})"))
+    print(trust.line())
     if not args.no_real:
-        tally, timings = _real(args.real, args.repeat)
+        real, timings = _real(args.real, args.repeat)
         print()
-        print(tally.table("real, found grid"))
+        print(real.table("real, found grid"))
         print(
             "median ms per read on a known grid: "
             + ", ".join(f"{r} {statistics.median(timings[r]):.1f}" for r in READERS if timings[r])
