@@ -371,6 +371,10 @@ def washed_out(warped: npt.NDArray[np.uint8], size: int) -> npt.NDArray[np.bool_
     n = size
     cell = warped.shape[0] // (n + 2 * MARGIN)
     inner = slice(MARGIN * cell, (MARGIN + n) * cell)
-    # The share of the cell half a cell either side of each point.
-    bright = (warped[inner, inner].min(axis=2) >= WASHED_LEVEL).reshape(n, cell, n, cell)
-    return np.asarray(bright.mean(axis=(1, 3)) >= WASHED_SHARE)
+    # Pixels with every channel at the level (inRange: a tenth of numpy's min
+    # over channels' time, which alone took 3 ms of a frame's 9 on this machine).
+    level = (WASHED_LEVEL,) * 3
+    bright = cv2.inRange(warped[inner, inner], level, (255, 255, 255))
+    # How many in the cell half a cell either side of each point.
+    counts = bright.reshape(n, cell, n, cell).sum(axis=(1, 3), dtype=np.int32) // 255
+    return np.asarray(counts >= WASHED_SHARE * cell * cell)
