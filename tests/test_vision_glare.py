@@ -7,6 +7,7 @@ import numpy as np
 
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
+from engine.referee import AlertEvent, Event, MoveEvent, Observation, Referee
 from tests.test_vision_stones import POSITION
 from tests.vision_synthetic import draw_board
 from vision import BoardSampler, grid_from_corners, read_stones
@@ -78,3 +79,38 @@ def test_white_stones_glare_hides_on_a_rendered_board_are_read_unsure() -> None:
     assert (wrong & unsure).sum() == 16
     assert (~wrong & unsure).sum() <= 7  # read right, but there was nothing to see
     assert any(hint.startswith("glare washes out") for hint in reading.suspicions)
+
+
+def test_a_white_stone_lost_in_glare_raises_no_alert_with_the_referee() -> None:
+    # A 9x9 game the camera watches: black at C7, white at G3; then glare hides G3.
+    empty = ["." * 9] * 9
+    black = ["." * 9, "." * 9, "..X......", *["." * 9] * 6]
+    both = [*black[:6], "......O..", "." * 9, "." * 9]
+    corners = [(150, 100), (650, 100), (650, 560), (150, 560)]
+    rng = np.random.default_rng(9)
+    frames = [draw_board(b, corners=corners, cell=48, rng=rng)[0] for b in (empty, black, both)]
+    _, truth = draw_board(both, corners=corners, cell=48, rng=rng)
+    grid = grid_from_corners(
+        np.array([truth[0, 0], truth[0, -1], truth[-1, -1], truth[-1, 0]]),
+        size=9,
+        image_shape=frames[0].shape[:2],
+    )
+    sampler = BoardSampler.for_grid(grid)
+    frames.append(glare(frames[-1], truth[6, 6], radius=40.0))
+
+    def watch(frames: list[np.ndarray], *, trust_all: bool) -> list[Event]:
+        referee, events = Referee(9, komi=7.5), []
+        for t, frame in enumerate(frames):
+            reading = read_stones(frame, sampler)
+            confidence = np.ones((9, 9)) if trust_all else reading.confidence
+            seen = Observation(float(t), reading.board, tuple(map(tuple, confidence.tolist())))
+            events += referee.observe(seen)
+        return events
+
+    events = watch(frames, trust_all=False)
+    assert read_stones(frames[-1], sampler).board[6][6] == "."  # lost in the glare
+    assert [e.point for e in events if isinstance(e, MoveEvent)] == ["C7", "G3"]
+    assert not [e for e in events if isinstance(e, AlertEvent)]
+    # Had the guess been trusted, the referee would have seen G3 taken off.
+    trusted = [e for e in watch(frames, trust_all=True) if isinstance(e, AlertEvent)]
+    assert trusted and trusted[0].kind == "illegal_capture"
