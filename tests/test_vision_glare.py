@@ -11,6 +11,7 @@ from engine.referee import AlertEvent, Event, MoveEvent, Observation, Referee
 from tests.test_vision_stones import POSITION
 from tests.vision_synthetic import draw_board
 from vision import BoardSampler, grid_from_corners, read_stones
+from vision.draw import draw_reading
 from vision.features import washed_out
 from vision.stones import WASHED_CONFIDENCE
 
@@ -114,3 +115,19 @@ def test_a_white_stone_lost_in_glare_raises_no_alert_with_the_referee() -> None:
     # Had the guess been trusted, the referee would have seen G3 taken off.
     trusted = [e for e in watch(frames, trust_all=True) if isinstance(e, AlertEvent)]
     assert trusted and trusted[0].kind == "illegal_capture"
+
+
+def test_the_drawing_for_a_person_crosses_out_the_points_read_as_a_guess() -> None:
+    image, sampler, truth = drawn_board()
+    glared = glare(image, truth[3, 3], radius=30.0)
+    reading = read_stones(glared, sampler)
+    unsure = reading.confidence < 0.5
+    plain = draw_reading(glared, sampler.grid, board=reading.board)
+    marked = draw_reading(glared, sampler.grid, board=reading.board, unsure=unsure)
+    changed = np.any(marked != plain, axis=2)
+    assert unsure.sum() == 5
+    for r, c in zip(*np.nonzero(unsure), strict=True):
+        x, y = (int(v) for v in truth[r, c])
+        assert changed[y - 8 : y + 9, x - 8 : x + 9].any()
+    x, y = (int(v) for v in truth[12, 12])  # far from the glare
+    assert not changed[y - 20 : y + 21, x - 20 : x + 21].any()

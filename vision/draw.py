@@ -17,6 +17,7 @@ __all__ = ["draw_reading"]
 _BLACK_MARK = (0, 0, 255)  # red ring on black stones
 _WHITE_MARK = (255, 160, 0)  # blue ring on white stones
 _GRID = (0, 220, 0)
+_UNSURE_MARK = (255, 0, 255)  # magenta cross where the reading is a guess
 
 
 def draw_reading(
@@ -25,6 +26,7 @@ def draw_reading(
     *,
     board: Sequence[str] | None = None,
     wrong: npt.NDArray[np.bool_] | None = None,
+    unsure: npt.NDArray[np.bool_] | None = None,
     max_side: int = 1200,
 ) -> npt.NDArray[np.uint8]:
     """The photo, scaled to at most ``max_side``, with the grid and stones drawn on it.
@@ -39,6 +41,9 @@ def draw_reading(
         drawn where the stones' middles appear (raised above the board, as read).
     wrong : ndarray of shape (N, N), bool, optional
         Points to flag with a yellow square (e.g. where a reading disagrees with truth).
+    unsure : ndarray of shape (N, N), bool, optional
+        Points whose reading is a guess (read under a half, e.g. washed out by
+        glare), crossed out in magenta.
     max_side : int
         Longest side of the picture returned.
 
@@ -78,4 +83,9 @@ def draw_reading(
         for r, c in zip(*np.nonzero(wrong), strict=True):
             x, y = (int(v) for v in np.rint(points[r, c]))
             cv2.rectangle(out, (x - radius, y - radius), (x + radius, y + radius), (0, 255, 255), 2)
+    if unsure is not None:
+        for r, c in zip(*np.nonzero(unsure), strict=True):
+            x, y = (int(v) for v in np.rint(raised[r, c]))
+            for dx in (-radius, radius):
+                cv2.line(out, (x - dx, y - radius), (x + dx, y + radius), _UNSURE_MARK, 2)
     return np.asarray(out, dtype=np.uint8)

@@ -63,7 +63,9 @@ def detect_one(
         return {"image": path, "error": detection.reason}
     reading = read_stones(image, detection.grid)
     if draw is not None:
-        picture = draw_reading(image, detection.grid, board=reading.board)
+        picture = draw_reading(
+            image, detection.grid, board=reading.board, unsure=reading.confidence < 0.5
+        )
         if not cv2.imwrite(str(draw), picture):
             raise OSError(f"cannot write drawing to {str(draw)!r}")
     result: dict[str, Any] = {
