@@ -13,7 +13,7 @@ from tests.vision_synthetic import draw_board
 from vision import BoardSampler, grid_from_corners, read_stones
 from vision.draw import draw_reading
 from vision.features import washed_out
-from vision.stones import WASHED_CONFIDENCE
+from vision.stones import EVEN_ODDS, WASHED_CONFIDENCE
 
 CORNERS = [(150, 100), (650, 100), (650, 560), (150, 560)]
 
@@ -73,7 +73,7 @@ def test_white_stones_glare_hides_on_a_rendered_board_are_read_unsure() -> None:
     reading = read_stones(photo.image, grid)
     read = np.array([list(row) for row in reading.board])
     wrong = read != np.array([list(row) for row in photo.board])
-    unsure = reading.confidence < 0.5
+    unsure = reading.confidence < EVEN_ODDS
     # 17 points misread, 16 of them white stones lost in the glare; before, all
     # 17 were read at a confidence of 0.97 or more.
     assert wrong.sum() == 17
@@ -121,7 +121,7 @@ def test_the_drawing_for_a_person_crosses_out_the_points_read_as_a_guess() -> No
     image, sampler, truth = drawn_board()
     glared = glare(image, truth[3, 3], radius=30.0)
     reading = read_stones(glared, sampler)
-    unsure = reading.confidence < 0.5
+    unsure = reading.confidence < EVEN_ODDS
     plain = draw_reading(glared, sampler.grid, board=reading.board)
     marked = draw_reading(glared, sampler.grid, board=reading.board, unsure=unsure)
     changed = np.any(marked != plain, axis=2)

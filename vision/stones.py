@@ -34,6 +34,7 @@ __all__ = [
     "ADD_BLACK",
     "ADD_WHITE",
     "BLACK_FAILED",
+    "EVEN_ODDS",
     "FAILED_LEAST",
     "FAILED_SURE",
     "OVERRULE",
@@ -68,9 +69,11 @@ FAILED_LEAST = 5
 ADD_WHITE = 0.8
 #: ... and takes away or recolours a classical stone when at least this sure.
 OVERRULE = 0.95
+#: A point read with less confidence than even odds is a guess, which a caller
+#: should take as unseen (the referee's default floor is the same).
+EVEN_ODDS = 0.5
 #: Where glare washes a point out (:func:`vision.features.washed_out`), its
-#: reading is a guess: its confidence is at most this, under a half, so that a
-#: caller trusting only points read at even odds or better takes it as unseen.
+#: reading is a guess: its confidence is at most this, under ``EVEN_ODDS``.
 #: On the dev photos such points still read right at 79 % (212 of 1030 wrong),
 #: against 99.76 % elsewhere; but every point misread there was read at 0.5 or more.
 WASHED_CONFIDENCE = 0.2

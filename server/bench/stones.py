@@ -31,7 +31,7 @@ from datasets.real import photo_cases
 from datasets.stone_patches import folder_cases
 from server.bench.vision import DEFAULT_PHOTOS
 from vision import BoardSampler, detect_board, grid_from_corners, read_stones
-from vision.stones import READERS, StoneReading
+from vision.stones import EVEN_ODDS, READERS, StoneReading
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -89,7 +89,7 @@ class Trust:
     """How far the default reader's confidence can be trusted: a point read under
     ``SURE`` is unknown to the referee, so a misread point above it is what misleads."""
 
-    SURE: ClassVar[float] = 0.5
+    SURE: ClassVar[float] = EVEN_ODDS
     #: Points misread, and of them those read at ``SURE`` or more.
     wrong: int = 0
     wrong_sure: int = 0

@@ -18,6 +18,7 @@ import numpy as np
 
 from vision import SIZES, VisionError, detect_board, read_image, read_stones
 from vision.draw import draw_reading
+from vision.stones import EVEN_ODDS
 
 
 class CornersError(ValueError):
@@ -64,7 +65,7 @@ def detect_one(
     reading = read_stones(image, detection.grid)
     if draw is not None:
         picture = draw_reading(
-            image, detection.grid, board=reading.board, unsure=reading.confidence < 0.5
+            image, detection.grid, board=reading.board, unsure=reading.confidence < EVEN_ODDS
         )
         if not cv2.imwrite(str(draw), picture):
             raise OSError(f"cannot write drawing to {str(draw)!r}")
