@@ -131,3 +131,15 @@ def test_bar_95_percent_of_photos_entirely_right(results: dict[str, Result]) -> 
 
 def test_bar_999_permille_of_intersections_right(results: dict[str, Result]) -> None:
     assert _point_accuracy(results) >= 0.999
+
+
+def test_no_point_of_a_real_photo_is_washed_out_by_glare(results: dict[str, Result]) -> None:
+    # The glare cap must not touch boards a camera sees plainly: no cell of these
+    # photos is even a third saturated, so none of their points is read as a guess.
+    washed = [
+        name
+        for name, result in results.items()
+        if result.reading is not None
+        and any(hint.startswith("glare washes out") for hint in result.reading.suspicions)
+    ]
+    assert washed == []
