@@ -38,8 +38,9 @@ def test_a_glare_spot_leaves_its_points_unsure_and_the_rest_as_they_were() -> No
     image, sampler, truth = drawn_board()
     plain = read_stones(image, sampler)
     # Over the white stone at (3, 3) and the empty points around it.
-    reading = read_stones(glare(image, truth[3, 3], radius=30.0), sampler)
-    washed = washed_out(sampler.warp(glare(image, truth[3, 3], radius=30.0)), 19)
+    glared = glare(image, truth[3, 3], radius=30.0)
+    reading = read_stones(glared, sampler)
+    washed = washed_out(sampler.warp(glared), 19)
     assert washed[3, 3] and washed[2, 3] and washed[3, 4]
     assert washed.sum() <= 9
     assert np.all(reading.confidence[washed] <= WASHED_CONFIDENCE)
