@@ -9,10 +9,17 @@ import cv2
 import numpy as np
 import pytest
 
-from server.bench.vision import PhotoRecord, _path_taken, aligned_board, read_records
+from server.bench.vision import (
+    PhotoRecord,
+    _path_taken,
+    aligned_board,
+    hough_peer_ms,
+    mean_peer_ms,
+    read_records,
+)
 from server.cli import main
 from tests.vision_synthetic import draw_board
-from vision import BoardDetection, grid_from_corners
+from vision import BoardDetection, BoardSampler, grid_from_corners
 
 POSITION = ["." * 9] * 4 + ["....X...."] + ["." * 9] * 3 + ["O........"]
 
@@ -60,6 +67,23 @@ def test_bench_vision_prints_the_table_and_draws_it(
     assert out[2].split()[:3] == ["all", "1/1", "100.000%"]
     table = cv2.imread(str(picture))
     assert table is not None and table.shape[0] > 50
+    # Each speed beside a peer timed on the same photo in the same run, and their ratio.
+    for label, column in (("(a)", 3), ("(b)", 4)):
+        line = next(line for line in out if line.startswith(f"peer for {label}: "))
+        peer = float(line.split("median ")[1].split(" ms")[0])
+        ratio = float(line.split("takes ")[1].split(" times")[0])
+        ours = float(out[2].split()[column])
+        assert peer > 0
+        assert ratio * peer == pytest.approx(ours, rel=0.06, abs=0.06 * peer + 0.5)
+
+
+def test_the_peers_time_the_classical_first_steps_on_the_same_photo() -> None:
+    corners = [(200, 120), (600, 120), (600, 520), (200, 520)]
+    image, _ = draw_board(POSITION, corners=corners, rng=np.random.default_rng(6))
+    assert hough_peer_ms(image) > 0
+    assert hough_peer_ms(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)) > 0
+    sampler = BoardSampler.for_grid(grid_from_corners(corners, size=9, image_shape=image.shape[:2]))
+    assert mean_peer_ms(image, sampler) > 0
 
 
 def test_a_reading_is_scored_on_the_physical_points_whatever_corner_came_first() -> None:
@@ -103,6 +127,7 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     assert float(total[4].rstrip("%")) > 95.0
     assert "no-board photos refused: 0/0" in out
     assert "boards missed: 0; misplaced: 0" in out
+    assert any(line.startswith("peer for the median photo: Canny + Hough lines") for line in out)
     # Each photo's time counted under the one path its detection took.
     paths = next(line for line in out if line.startswith("median ms by path: "))
     counts = [int(part.split("(")[1].split()[0]) for part in paths.split("; ")]
@@ -154,6 +179,24 @@ def test_a_photo_record_round_trips_through_its_json_line() -> None:
     blank = PhotoRecord("00018", None, 19, "refused", 0, 0.0, 3900.0, "no board found")
     assert PhotoRecord.from_json(blank.to_json()) == blank
     assert blank.outcome() == "refused"
+    timed = PhotoRecord("00019", "dark", 9, "placed", 0, 1.0, 88.0, "lines sure", peer_ms=21.5)
+    assert PhotoRecord.from_json(timed.to_json()) == timed
+
+
+def test_a_record_written_before_the_peer_was_timed_still_reads() -> None:
+    line = json.dumps(
+        {
+            "photo": "00017",
+            "look": "kaya",
+            "size": 19,
+            "status": "placed",
+            "wrong": 2,
+            "confidence": 0.81,
+            "ms": 412.5,
+            "path": "checked further",
+        }
+    )
+    assert PhotoRecord.from_json(line).peer_ms is None
 
 
 def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_run(

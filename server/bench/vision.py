@@ -17,6 +17,12 @@ took (``PATHS``). Progress goes to stderr. ``--records OUT.jsonl`` also writes
 each photo's outcome (:class:`PhotoRecord`), and ``--against OLD.jsonl`` names
 the photos whose outcome changed since a run that wrote OLD: a change to the
 search is judged by the boards it gains and loses, not by the totals alone.
+
+Both print peers timed on the same photos in the same run, so that figures from
+machines (or days) of different speed can be compared by their ratio: for (a),
+the classical first step of a board finder, Canny edges and probabilistic Hough
+lines (:func:`hough_peer_ms`); for (b), the board straightened and one mean grey
+per point, the least any reader of a known grid does (:func:`mean_peer_ms`).
 """
 
 from __future__ import annotations
@@ -81,6 +87,30 @@ def full_hd(image: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
     return np.asarray(cv2.resize(image, size, interpolation=cv2.INTER_LINEAR), np.uint8)
 
 
+def hough_peer_ms(image: npt.NDArray[np.uint8]) -> float:
+    """Milliseconds of Canny edges and probabilistic Hough lines on ``image``: (a)'s peer.
+
+    The step most board finders (imago among them) begin with, at their usual
+    settings: segments a thirtieth of the photo's longer side or longer.
+    """
+    start = time.perf_counter()
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    edges = cv2.Canny(grey, 50, 150)
+    cv2.HoughLinesP(
+        edges, 1.0, np.pi / 180.0, 80, minLineLength=max(grey.shape) / 30, maxLineGap=10
+    )
+    return _ms(start)
+
+
+def mean_peer_ms(image: npt.NDArray[np.uint8], sampler: BoardSampler) -> float:
+    """Milliseconds to straighten the board and take one mean grey per point: (b)'s peer."""
+    start = time.perf_counter()
+    grey = cv2.cvtColor(sampler.warp(image), cv2.COLOR_BGR2GRAY)
+    cells = grey.shape[0] // sampler.cell
+    cv2.resize(grey, (cells, cells), interpolation=cv2.INTER_AREA)
+    return _ms(start)
+
+
 def draw_table(rows: list[list[str]], path: Path) -> None:
     """Render a table (first row the header) as a PNG, columns aligned."""
     font, scale, thick = cv2.FONT_HERSHEY_SIMPLEX, 0.55, 1
@@ -117,6 +147,8 @@ def run_real(args: argparse.Namespace) -> int:
     points: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     full_ms: dict[str, list[float]] = defaultdict(list)
     read_ms: dict[str, list[float]] = defaultdict(list)
+    peer_a: list[float] = []
+    peer_b: list[float] = []
     for number, case in enumerate(cases, start=1):
         print(f"[{number}/{len(cases)}] {case.name}", file=sys.stderr, flush=True)
         image = case.load().image
@@ -137,12 +169,14 @@ def run_real(args: argparse.Namespace) -> int:
                 start = time.perf_counter()
                 read_stones(image, sampler)
                 read_ms[case.folder].append(_ms(start))
+                peer_b.append(mean_peer_ms(image, sampler))
         hd = full_hd(image)
         start = time.perf_counter()
         found = detect_board(hd, size=case.size)
         if found.grid is not None:
             read_stones(hd, found.grid)
         full_ms[case.folder].append(_ms(start))
+        peer_a.append(hough_peer_ms(hd))
     table = [["dataset", "photos right", "points right", "(a) ms", "(b) ms"]]
     for folder in sorted(right):
         ok, total = right[folder]
@@ -167,9 +201,21 @@ def run_real(args: argparse.Namespace) -> int:
         "(a) grid + stones on the photo scaled to 1920x1080's pixel count, shape kept;"
         " (b) stones on a known grid"
     )
+    print(_peer_line("(a)", all_a, peer_a, "Canny + Hough lines on the same photo"))
+    if peer_b:
+        print(_peer_line("(b)", all_b, peer_b, "the board straightened, a mean grey per point"))
     if args.table:
         draw_table(table, Path(args.table))
     return 0
+
+
+def _peer_line(label: str, ours: float, peer: list[float], what: str) -> str:
+    """``peer for (a): <what> median X ms; (a) takes R times it``."""
+    median = statistics.median(peer)
+    return (
+        f"peer for {label}: {what}, median {median:.1f} ms; "
+        f"{label} takes {ours / median:.1f} times it"
+    )
 
 
 def aligned_board(
@@ -224,6 +270,8 @@ class PhotoRecord:
     confidence: float
     ms: float
     path: str
+    #: :func:`hough_peer_ms` on the same photo, right after; None in older records.
+    peer_ms: float | None = None
 
     def to_json(self) -> str:
         """The record as one JSON line (without its newline); :meth:`from_json` reads it back."""
@@ -244,6 +292,7 @@ class PhotoRecord:
                 confidence=float(fields["confidence"]),
                 ms=float(fields["ms"]),
                 path=str(fields["path"]),
+                peer_ms=None if fields.get("peer_ms") is None else float(fields["peer_ms"]),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a photo record: {line.strip()[:80]!r} ({error})") from None
@@ -287,6 +336,7 @@ def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
     detection = detect_board(image, size=size)
     reading = read_stones(image, detection.grid) if detection.grid is not None else None
     ms = _ms(start)
+    peer = hough_peer_ms(image)
     look = None if truth["board"] is None else str(truth["params"]["board_look"]["style"])
     status, wrong = "placed", size * size
     if look is None:
@@ -312,6 +362,7 @@ def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
         confidence=round(detection.confidence, 4),
         ms=round(ms, 1),
         path=_path_taken(detection),
+        peer_ms=round(peer, 2),
     )
 
 
@@ -383,6 +434,12 @@ def run_synthetic(
         if by_path[name]
     )
     print(f"median ms by path: {paths}")
+    peers = [r.peer_ms for r in outcomes if r.peer_ms is not None]
+    print(
+        _peer_line(
+            "the median photo", statistics.median(times), peers, "Canny + Hough lines on each photo"
+        )
+    )
     print("points right counts every point of a missed or misplaced board as wrong")
     if table:
         draw_table(rows, Path(table))
