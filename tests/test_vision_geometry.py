@@ -7,8 +7,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from datasets.synth import render_photo
+from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import draw_board
-from vision import detect_board, grid_from_corners
+from vision import detect_board, grid_from_corners, read_stones
 from vision.features import lift_homography
 from vision.geometry import (
     Lattice1D,
@@ -21,11 +23,14 @@ from vision.geometry import (
     vanishing_point,
 )
 from vision.grid import (
+    LINE_WIDTH,
     _at_board_spacing,
     _canonical_order,
     _crossing_evidence,
     _distort,
     _fit_lines,
+    _line_searches,
+    _magnified_width,
     _place_window,
     _search_once,
     _stones_beyond,
@@ -275,6 +280,28 @@ def test_a_small_board_among_floor_lines_is_found_on_its_region() -> None:
     detection = detect_board(image, size=19)
     assert detection, detection.reason
     assert np.abs(detection.intersections - truth).max() < 1.5
+
+
+def test_a_crops_line_filter_widens_as_much_as_its_lines_are_magnified() -> None:
+    # Photo and crop are both scaled to the working size: a crop a third of the
+    # photo's longer side magnifies its lines three times more than the photo.
+    assert _magnified_width((1200, 1600), (600, 400, 1133, 800), LINE_WIDTH) == 21
+    assert _magnified_width((1200, 1600), (0, 0, 1600, 1200), LINE_WIDTH) == LINE_WIDTH
+
+
+def test_a_small_blurred_board_on_a_tiled_floor_is_found_with_the_filter_widened() -> None:
+    # Dev 1357 #192: a 9×9 board a third of a 640-pixel photo wide, out of focus
+    # by 1.8 pixels, on floor tiles. Scaled up with its region, its lines are
+    # wider than the line filter; the loose stones' lattice misplaced it.
+    photo = render_photo(seed=photo_seed(1357, 192), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    assert not _line_searches(gray, size=9, rng=np.random.default_rng(0))
+    found = detect_board(photo.image, size=9)
+    assert found.details["widened"] > LINE_WIDTH
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 8
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.2 * cell
+    assert list(read_stones(photo.image, found.grid).board) == list(photo.board)
 
 
 def _line_mask(*, rows: bool = True, columns: bool = True) -> npt.NDArray[np.float32]:
