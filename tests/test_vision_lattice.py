@@ -13,7 +13,7 @@ from datasets.synth.photos import photo_seed
 from server.bench.vision import aligned_board
 from vision import detect_board, read_stones
 from vision.geometry import apply_homography, fit_homography
-from vision.grid import find_grid
+from vision.grid import _line_searches, find_grid
 from vision.lattice import (
     diagonal_sublattice,
     fit_point_lattice,
@@ -205,20 +205,22 @@ def _stones_found(photo: SynthPhoto, centres: npt.NDArray[np.float64]) -> int:
 def test_a_board_of_touching_stones_is_found_by_their_loose_blobs(
     run: int, index: int, most_wrong: int
 ) -> None:
-    # Blurred boards of 222 and 155 stones, many touching: no lines, no outline.
+    # Blurred boards of 222 and 155 stones, many touching: the usual lines and the
+    # outline miss them. (333 #132's lines now show to the region search with
+    # its filter widened, which the loose stones' lattice then replaces.)
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None
     gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
     strict, _ = stone_centres(gray)
     loose, _ = stone_centres(gray, loose=True)
     assert _stones_found(photo, loose) > 1.5 * _stones_found(photo, strict)
-    assert not find_grid(photo.image, size=19)
+    assert not _line_searches(gray, size=19, rng=np.random.default_rng(0))
+    by_loose = vision.detect._found_by_stones_alone(photo.image, 19)
+    assert by_loose.details["loose"] == 1.0
+    assert _wrong(read_stones(photo.image, by_loose.grid).board, photo.board) <= most_wrong
     detection = detect_board(photo.image, size=19)
     assert detection.details["loose"] == 1.0
-    board = read_stones(photo.image, detection.grid).board
-    pairs = zip(board, photo.board, strict=True)
-    wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
-    assert wrong <= most_wrong
+    assert _wrong(read_stones(photo.image, detection.grid).board, photo.board) <= most_wrong
 
 
 def test_a_nearly_full_board_is_found_by_the_cores_of_its_touching_stones() -> None:

@@ -16,7 +16,7 @@ from tests.vision_synthetic import draw_board
 from vision import detect_board, read_stones
 from vision.detect import FAINT_CONFIDENCE, FAINT_EVIDENCE
 from vision.geometry import apply_homography
-from vision.grid import find_grid, grid_from_corners, snap_to_lines
+from vision.grid import _line_searches, find_grid, grid_from_corners, snap_to_lines
 from vision.outline import (
     MARGIN,
     MIN_CONTRAST,
@@ -143,10 +143,17 @@ def test_a_grid_near_the_lines_snaps_onto_them() -> None:
 
 def test_a_sparse_board_missed_by_its_lines_is_found_by_them_in_its_outline() -> None:
     photo = hard_photo(333, 16)  # 25 stones, motion blur: too few crossings for the search
-    assert not find_grid(photo.image, size=19)
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    assert not _line_searches(gray, size=19, rng=np.random.default_rng(0))
+    by_outline = find_by_outline(photo.image, size=19)
+    assert by_outline.details["contrast"] < MIN_CONTRAST  # the stones alone would not do
+    assert by_outline.details["lines"] >= MIN_LINE_CONTRAST
+    assert points_wrong(photo, read_stones(photo.image, by_outline.grid).board) == 0
+    # The region search with its line filter widened now places a grid first; the
+    # outline's grid still replaces it.
+    assert find_grid(photo.image, size=19).details["widened"] > 0
     detection = detect_board(photo.image, size=19)
-    assert detection.details["contrast"] < MIN_CONTRAST  # the stones alone would not do
-    assert detection.details["lines"] >= MIN_LINE_CONTRAST
+    assert detection.details["outline"] >= 1.0
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
 
 

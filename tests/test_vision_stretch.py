@@ -10,9 +10,9 @@ import pytest
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import draw_board
-from vision import detect_board, read_stones
+from vision import BoardDetection, detect_board, read_stones
 from vision.centring import certainty
-from vision.detect import STRETCH_KEPT, _stretched_onto_lines
+from vision.detect import STRETCH_KEPT, _other_searches, _stretched_onto_lines
 from vision.geometry import apply_homography
 from vision.grid import (
     STRETCH_REACH,
@@ -176,7 +176,14 @@ def test_a_board_a_last_resort_placed_a_line_off_is_stretched_onto_its_lines(
 ) -> None:
     photo = hard_photo(run, index)
     assert photo.board is not None
-    detection = detect_board(photo.image, size=len(photo.board))
-    assert detection.details[placed_by] >= 1.0
-    assert detection.details["stretched"] >= 1.0
+    size = len(photo.board)
+    # The last resorts, as they run where the line searches found nothing.
+    nothing = BoardDetection(grid=None, reason="no board found: the lines' searches")
+    found = _other_searches(photo.image, size, None, nothing)
+    assert found.details[placed_by] >= 1.0
+    assert found.details["stretched"] >= 1.0
+    assert points_wrong(found.grid, photo) == 0
+    # The region search with its line filter widened now finds both first, as right.
+    detection = detect_board(photo.image, size=size)
+    assert detection.details["widened"] > 0
     assert points_wrong(detection.grid, photo) == 0
