@@ -24,7 +24,9 @@ Failing on the whole photo, the search is repeated on the region densest in line
 crossings, then for faint lines on a smoothed copy (see :func:`_search`). Last,
 for boards whose lines are blurred away or hidden, the lattice through the
 stones' centres (:mod:`vision.lattice`) places the grid, where the stones and what
-lines show leave the board's window in no doubt (:func:`find_by_stones`).
+lines show leave the board's window in no doubt (:func:`find_by_stones`); failing
+that, the region once more with the line filter widened as much as the crop
+magnifies the board's lines (:func:`_widened_search`).
 :func:`find_faint_grid` searches once more on a copy equalised in tiles, for
 lines a grey level or two deep, and :func:`find_blurred_grid` with a wider line
 filter, for lines blurred past the usual one; both raise a floor's joints too,
