@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import cv2
@@ -219,6 +220,15 @@ def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_ru
     changed = out[out.index(f"against {before}: 1 photos changed") + 1]
     old = records[path.stem]
     assert changed.startswith(f"{path.stem}: {old.outcome()} ({old.confidence:.2f}) -> misplaced")
+    # Both runs timed the peer on each photo: the time over it, now and then.
+    timing = next(line for line in out if line.startswith("per photo, time over the peer's: "))
+    found = re.search(
+        r"median ([\d.]+), against ([\d.]+) in .* \(([\d.]+) times, 2 photos\)$", timing
+    )
+    assert found is not None, timing
+    now, then, ratio = (float(v) for v in found.groups())
+    assert now > 0 and then > 0
+    assert ratio == pytest.approx(now / then, rel=0.05, abs=0.01)
 
 
 def test_bench_vision_names_a_bad_records_file_or_folder_before_it_runs(

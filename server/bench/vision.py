@@ -16,7 +16,8 @@ and the median milliseconds of the whole detection, overall and per path it
 took (``PATHS``). Progress goes to stderr. ``--records OUT.jsonl`` also writes
 each photo's outcome (:class:`PhotoRecord`), and ``--against OLD.jsonl`` names
 the photos whose outcome changed since a run that wrote OLD: a change to the
-search is judged by the boards it gains and loses, not by the totals alone.
+search is judged by the boards it gains and loses, not by the totals alone,
+and by each photo's time over its peer's against that run's.
 
 Both print peers timed on the same photos in the same run, so that figures from
 machines (or days) of different speed can be compared by their ratio: for (a),
@@ -450,4 +451,22 @@ def run_synthetic(
         print(f"against {against}: {len(changed)} photos changed")
         for line in changed:
             print(line)
+        print(_against_peer(old, outcomes, against))
     return 0
+
+
+def _against_peer(old: dict[str, PhotoRecord], new: list[PhotoRecord], against: Path | None) -> str:
+    """Each photo's time over its peer's, now and in the run that wrote ``against``.
+
+    The ratio of medians is the change's cost or saving with the machine's speed
+    that day taken out, where both runs timed the peer.
+    """
+    both = [(r, old[r.photo]) for r in new if r.photo in old and r.peer_ms and old[r.photo].peer_ms]
+    if not both:
+        return f"per photo, time over the peer's: no photo timed beside the peer in {against}"
+    now = statistics.median(r.ms / r.peer_ms for r, _ in both if r.peer_ms)
+    then = statistics.median(o.ms / o.peer_ms for _, o in both if o.peer_ms)
+    return (
+        f"per photo, time over the peer's: median {now:.1f}, against {then:.1f} in {against}"
+        f" ({now / then:.2f} times, {len(both)} photos)"
+    )
