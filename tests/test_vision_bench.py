@@ -12,6 +12,7 @@ import pytest
 
 from server.bench.vision import (
     PhotoRecord,
+    _against_peer,
     _path_taken,
     aligned_board,
     hough_peer_ms,
@@ -78,7 +79,7 @@ def test_bench_vision_prints_the_table_and_draws_it(
         assert ratio * peer == pytest.approx(ours, rel=0.06, abs=0.06 * peer + 0.5)
 
 
-def test_the_peers_time_the_classical_first_steps_on_the_same_photo() -> None:
+def test_the_peers_take_a_colour_or_a_grey_photo_and_a_known_grid() -> None:
     corners = [(200, 120), (600, 120), (600, 520), (200, 520)]
     image, _ = draw_board(POSITION, corners=corners, rng=np.random.default_rng(6))
     assert hough_peer_ms(image) > 0
@@ -197,7 +198,14 @@ def test_a_record_written_before_the_peer_was_timed_still_reads() -> None:
             "path": "checked further",
         }
     )
-    assert PhotoRecord.from_json(line).peer_ms is None
+    old = PhotoRecord.from_json(line)
+    assert old.peer_ms is None
+    # Compared with such a run, the speed line says there is nothing to compare.
+    timed = PhotoRecord("00017", "kaya", 19, "placed", 2, 0.81, 400.0, "lines sure", 20.0)
+    said = _against_peer({"00017": old}, [timed], Path("old.jsonl"))
+    assert said == "per photo, time over the peer's: no photo timed beside the peer in old.jsonl"
+    both = _against_peer({"00017": timed}, [timed], Path("old.jsonl"))
+    assert both.endswith("median 20.0, against 20.0 in old.jsonl (1.00 times, 1 photos)")
 
 
 def test_bench_vision_names_the_photos_whose_outcome_changed_since_an_earlier_run(
