@@ -99,13 +99,21 @@ SURE_STONE = 0.9
 BEYOND = 3
 #: Share of a line beyond the window that must hold sure stones, ``MIXED`` of
 #: each colour at least, for the window to take it in, where the line it gives
-#: up on the other side holds no stone at all. A board's rim or a dark table
+#: up on the other side holds next to none (``SPILL``). A board's rim or a dark table
 #: beyond a board placed right reads as a row of one colour (dev 777 #168: 19
 #: black), a bowl as a few of one colour; a crowded board's edge line holds
 #: both. Dev photos (367 unsure placements): from 0.2 to 0.5 with 1 to 3 of
 #: each colour, the same two misplaced crowded boards move, and none placed right.
 BEYOND_SHARE = 0.3
 MIXED = 2
+#: Sure stones the lines given up may hold, at most, as a share of those the
+#: lines taken in hold. A crowded board's edge stones spill into the margin
+#: beyond them, where a window a line off reads a few of them as sure: dev 2468
+#: #35 and 1357 #220, a line off, gave up 2 and 3 sure stones for 11 and 14.
+#: Where the lines given up could hold no sure stone, those two stayed
+#: misplaced (and no photo of the two seeds changed); at a quarter, they alone
+#: changed, and no photo of seeds 333, 555 or the held-out seeds.
+SPILL = 0.25
 
 
 def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
@@ -323,9 +331,10 @@ def take_in_stones(
     the bare margin or the table on one side, with lines of stones left outside
     on the other; the stones then still read sure, being stones. The lattice is
     read ``BEYOND`` lines further each way: the window takes in lines beyond it
-    that hold stones of both colours (``BEYOND_SHARE``, ``MIXED``) where as many
-    lines on its other side hold none. Returns ``(grid, (columns, rows))``, the
-    grid unchanged and ``(0, 0)`` where nothing calls for a move.
+    that hold sure stones of both colours (``BEYOND_SHARE``, ``MIXED``) where as
+    many lines on its other side hold next to none (``SPILL``). Returns ``(grid,
+    (columns, rows))``, the grid unchanged and ``(0, 0)`` where nothing calls for
+    a move.
     """
     n, k = grid.size, BEYOND
     total = np.zeros(2, dtype=np.int64)
@@ -333,15 +342,17 @@ def take_in_stones(
         reading = read_stones(image, grid.shifted(-k, -k, n + 2 * k))
         board = np.array([list(row) for row in reading.board])
         sure = reading.confidence >= SURE_STONE
-        marks = ((board == "X") & sure, (board == "O") & sure, board != ".")
+        marks = ((board == "X") & sure, (board == "O") & sure)
         move = np.zeros(2, dtype=np.int64)
         for axis in (0, 1):  # columns, then rows
-            black, white, stones = ((m if axis == 0 else m.T)[k : k + n].sum(axis=0) for m in marks)
+            black, white = ((m if axis == 0 else m.T)[k : k + n].sum(axis=0) for m in marks)
+            stones = black + white
             holds = (black >= MIXED) & (white >= MIXED) & (black + white >= BEYOND_SHARE * n)
             for d in range(1, k + 1):
-                if holds[k + n : k + n + d].all() and not stones[k : k + d].any():
+                ahead, behind = stones[k + n : k + n + d].sum(), stones[k - d : k].sum()
+                if holds[k + n : k + n + d].all() and stones[k : k + d].sum() <= SPILL * ahead:
                     move[axis] = d
-                if holds[k - d : k].all() and not stones[k + n - d : k + n].any():
+                if holds[k - d : k].all() and stones[k + n - d : k + n].sum() <= SPILL * behind:
                     move[axis] = -d
         if not move.any():
             break
