@@ -84,6 +84,17 @@ def test_a_window_a_line_over_the_rim_moves_back_to_where_the_lines_end(
     assert np.abs(grid.intersections - truth.intersections).max() < 1e-6
 
 
+def test_a_sparse_dark_board_a_line_off_moves_back_though_its_lines_are_faint() -> None:
+    # Dev 1357 #53 was placed a column off (confidence 0.49): its gaps' median
+    # ridge is 2.9 grey levels, once under the floor for reading where lines end.
+    photo = render_photo(seed=photo_seed(1357, 53), difficulty="hard")
+    truth = grid_from_corners(photo.corners, size=19, image_shape=photo.image.shape[:2])
+    grid, move = take_in_line_ends(photo.image, truth.shifted(-1, 0))
+    assert move == (1, 0)
+    assert np.abs(grid.intersections - truth.intersections).max() < 1e-6
+    assert take_in_line_ends(photo.image, truth)[1] == (0, 0)
+
+
 def test_a_right_window_stays_where_the_lines_end() -> None:
     photo = render_photo(seed=photo_seed(333, 91), difficulty="hard")
     truth = grid_from_corners(photo.corners, size=19, image_shape=photo.image.shape[:2])
