@@ -255,3 +255,18 @@ def test_a_board_every_search_misses_is_found_last_by_its_outline_stretched() ->
     assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
     # A last resort, never reported sure: one such grid lay a line off (dev 333 #225).
     assert 0.0 < detection.confidence <= FAINT_CONFIDENCE
+
+
+def test_the_last_resorts_grid_a_line_off_moves_onto_the_stones_left_outside_it() -> None:
+    photo = hard_photo(333, 225)  # dark board; only the stretched outline finds it
+    assert photo.board is not None and photo.corners is not None
+    stretched = find_by_stretched_outline(photo.image, size=19)
+    cell = float(np.median(stretched.grid.spacing()))
+    # Its lines lie on the board's, a row off: the crossings beyond do not tell.
+    assert np.linalg.norm(stretched.grid.corners - photo.corners, axis=1).max() > 0.8 * cell
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["outline_stretched"] == 1.0
+    assert detection.details["moved_rows"] != 0.0
+    assert np.linalg.norm(detection.grid.corners - photo.corners, axis=1).max() < 0.2 * cell
+    assert points_wrong(photo, read_stones(photo.image, detection.grid).board) == 0
+    assert 0.0 < detection.confidence <= FAINT_CONFIDENCE

@@ -399,19 +399,31 @@ def _laid_on_board(
     if stretched is not None:
         grid, sure, rounds = stretched
         details["stretched"] = float(rounds)
+    moved = _window_moved(image, grid, details)
+    return (grid, sure) if moved is grid else (moved, certainty(image, moved))
+
+
+def _window_moved(image: npt.NDArray[np.uint8], grid: Grid, details: dict[str, float]) -> Grid:
+    """The grid's window moved whole lines onto the board, each move noted in ``details``.
+
+    Toward lines of stones left outside it (:func:`vision.centring.take_in_stones`),
+    to where the board's lines end (:func:`vision.centring.take_in_line_ends`),
+    and toward crossings beyond its sides (:func:`vision.grid.settle_on_crossings`).
+    Returns ``grid`` itself where none calls for a move.
+    """
     taken, (columns, rows) = take_in_stones(image, grid)
     if columns or rows:
-        grid, sure = taken, certainty(image, taken)
+        grid = taken
         details.update(moved_columns=float(columns), moved_rows=float(rows))
     ended, (columns, rows) = take_in_line_ends(image, grid)
     if columns or rows:
-        grid, sure = ended, certainty(image, ended)
+        grid = ended
         details.update(ends_columns=float(columns), ends_rows=float(rows))
     settled, (columns, rows) = settle_on_crossings(image, grid)
     if columns or rows:
-        grid, sure = settled, certainty(image, settled)
+        grid = settled
         details.update(crossings_columns=float(columns), crossings_rows=float(rows))
-    return grid, sure
+    return grid
 
 
 def _stretched_onto_lines(
@@ -501,23 +513,21 @@ def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -
 def _stretched_outline_settled(
     image: npt.NDArray[np.uint8], found: BoardDetection
 ) -> BoardDetection:
-    """The last resort's grid moved a line toward crossings beyond a side, never reported sure.
+    """The last resort's grid, its window moved onto the board, never reported sure.
 
     A stretched outline grid lies on the board's lines but may lie a line off
-    them all (dev 333 #225: lines plain both ways, a line off at every side); the
-    crossings beyond its sides tell (:func:`vision.grid.settle_on_crossings`). Its
-    confidence is at most ``FAINT_CONFIDENCE``, as the other last resorts'.
+    them all (dev 333 #225: lines plain both ways, a line off at every side).
+    Its window is moved as an unsure placement's is (:func:`_window_moved`):
+    333 #225's crossings beyond its sides do not tell, but its stones left
+    outside it and the board's lines ending do. Its confidence is at most
+    ``FAINT_CONFIDENCE``, as the other last resorts'.
     """
     if found.grid is None:
         return found
-    grid, (columns, rows) = settle_on_crossings(image, found.grid)
     details = dict(found.details)
-    if columns or rows:
-        details.update(
-            certainty=certainty(image, grid),
-            crossings_columns=float(columns),
-            crossings_rows=float(rows),
-        )
+    grid = _window_moved(image, found.grid, details)
+    if grid is not found.grid:
+        details["certainty"] = certainty(image, grid)
     confidence = min(found.confidence, FAINT_CONFIDENCE)
     return BoardDetection(grid=grid, confidence=confidence, details=details)
 
