@@ -26,8 +26,9 @@ def test_a_window_two_lines_over_the_table_moves_back_onto_the_stones() -> None:
 def test_a_window_a_line_over_the_margin_moves_back_though_edge_stones_spill_into_it(
     seed: int, index: int, columns: int, rows: int
 ) -> None:
-    # Crowded boards the detection placed a line off (confidence 0.54 and 0.70):
-    # the margin the window took in reads 2 and 3 of the edge stones as sure.
+    # Crowded boards the detection placed a line off (confidence 0.54 and 0.70).
+    # On its grids the margin given up read 2 and 3 edge stones as sure; on these
+    # true grids a line over, 0 and 1, so the rule before moved only the first.
     photo = render_photo(seed=photo_seed(seed, index), difficulty="hard")
     truth = grid_from_corners(photo.corners, size=19, image_shape=photo.image.shape[:2])
     grid, move = take_in_stones(photo.image, truth.shifted(columns, rows))

@@ -347,7 +347,7 @@ def take_in_stones(
         for axis in (0, 1):  # columns, then rows
             black, white = ((m if axis == 0 else m.T)[k : k + n].sum(axis=0) for m in marks)
             stones = black + white
-            holds = (black >= MIXED) & (white >= MIXED) & (black + white >= BEYOND_SHARE * n)
+            holds = (black >= MIXED) & (white >= MIXED) & (stones >= BEYOND_SHARE * n)
             for d in range(1, k + 1):
                 ahead, behind = stones[k + n : k + n + d].sum(), stones[k - d : k].sum()
                 if holds[k + n : k + n + d].all() and stones[k : k + d].sum() <= SPILL * ahead:
