@@ -42,7 +42,7 @@ def test_crowded_boards_placed_a_line_off_are_read_in_place(
     seed: int, index: int, at_most_wrong: int
 ) -> None:
     # The whole detection: both were misplaced a column off before SPILL, every
-    # point read wrong. 2468 #35's nine are glare on white stones at its edge.
+    # point read wrong. 2468 #35's nine are edge stones read as empty, 8 black.
     photo = render_photo(seed=photo_seed(seed, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=19)
