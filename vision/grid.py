@@ -107,6 +107,13 @@ MIN_LINE_SHARE = 0.38
 #: measure 0.90 to 1.06, right synthetic placements 0.87 to 1.30 with the focal
 #: length estimated from the grid).
 MAX_ASPECT = 1.35
+#: Largest aspect ratio (either way) of a grid's sides in the image, where the
+#: world's cannot be judged (:func:`vision.geometry.cell_aspect` is None: no
+#: camera sees the lattice). A lattice fitted at a fraction of the spacing along
+#: one axis is a band across the board (dev 333 #82: rows at a fifth and at a
+#: third of the spacing, 4.6 and 3.2). The dev photos' true boards (1,082) reach
+#: 2.65, and a board placed right at 2.75 (333 #298); at 2.0 it was lost.
+MAX_IMAGE_ASPECT = 3.0
 #: Black-hat width (working pixels) of the line filter: a board's lines are
 #: narrower, its stones mostly wider.
 LINE_WIDTH = 7
@@ -1183,6 +1190,9 @@ def _image_grid(
     aspect = cell_aspect(to_work, work_shape)
     if aspect is not None and not 1.0 / MAX_ASPECT <= aspect <= MAX_ASPECT:
         return f"the grid's cells are not square in the world (aspect {aspect:.2f})"
+    sides = _image_aspect(points_work)
+    if aspect is None and not 1.0 / MAX_IMAGE_ASPECT <= sides <= MAX_IMAGE_ASPECT:
+        return f"the grid is a band, not a board (its sides {sides:.2f} to 1 in the image)"
     height, width = shape
     points = (points_work + 0.5) / scale - 0.5  # pixel centres, as cv2.resize maps them
     beyond = np.count_nonzero(
@@ -1201,6 +1211,13 @@ def _image_grid(
     if homography is None:
         return "refined grid is degenerate"
     return Grid(size=size, homography=homography, intersections=points, image_shape=shape)
+
+
+def _image_aspect(points: FloatArray) -> float:
+    """Mean length of a grid's rows over that of its columns, in the image (points (N, N, 2))."""
+    across = np.linalg.norm(points[:, -1] - points[:, 0], axis=-1).mean()
+    down = np.linalg.norm(points[-1] - points[0], axis=-1).mean()
+    return float(across / max(down, 1e-9))
 
 
 #: How far (cells) either side of a grid's line :func:`snap_to_lines` looks for the board's.
