@@ -54,6 +54,31 @@ def test_a_board_on_a_table_is_outlined_by_its_four_corners() -> None:
     assert np.abs(outlines[0] - corners).max() < 4.0
 
 
+def test_a_board_touching_a_bowl_is_outlined_by_its_edges_too() -> None:
+    image = np.full((480, 640, 3), (40, 45, 50), dtype=np.uint8)
+    corners = np.array([[200, 60], [560, 110], [500, 420], [130, 370]], dtype=np.float64)
+    cv2.fillPoly(image, [corners.astype(np.int32)], (90, 170, 215))
+    cv2.circle(image, (515, 445), 60, (60, 110, 160), -1)  # a bowl over one corner
+    for x, y in ((300, 200), (400, 250), (250, 300)):
+        cv2.circle(image, (x, y), 9, (20, 20, 20), -1)
+    outlines = board_outlines(image)
+    # The hull's four corners take the bowl's for the board's; its edges do not.
+    assert np.abs(outlines[0] - corners).max() > 50.0
+    assert min(np.abs(outline - corners).max() for outline in outlines) < 4.0
+    hulls_only = board_outlines(image, edges=False)
+    assert min(np.abs(outline - corners).max() for outline in hulls_only) > 50.0
+
+
+def test_a_small_board_whose_outline_takes_in_a_bowl_is_read_from_its_edges() -> None:
+    photo = hard_photo(1357, 193)  # 9×9 on tiles, a bowl against one corner
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=9)
+    assert found and found.details.get("outline")
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 8
+    assert np.abs(found.corners - photo.corners).max() < 0.5 * cell  # 3.75 cells off before
+    assert points_wrong(photo, read_stones(photo.image, found.grid).board) == 0
+
+
 def test_the_grid_lies_a_margin_inside_the_outline() -> None:
     outline = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 200.0], [0.0, 200.0]])
     grid = grid_in_outline(outline, size=19, image_shape=(300, 300))

@@ -735,9 +735,11 @@ def _outline_reading_better(
         # An outline search (seconds) would rarely change it.
         return None
     contrast = -np.inf if near_certain else half_cell_contrast(image, grid)
-    candidates = [
-        c for c in outline_grids(image, size=grid.size, at_least=sure) if c.contrast >= contrast
-    ]
+    # Only the hulls' outlines: each more is a chance to replace a right grid,
+    # and the four edges' quadrilaterals took one (dev 555 #234, then 0.7 of a
+    # cell off at 0.59). They read boards no line search placed (1357 #193).
+    outlined = outline_grids(image, size=grid.size, at_least=sure, edges=False)
+    candidates = [c for c in outlined if c.contrast >= contrast]
     own_lines = line_contrast(image, grid)
     kept = OUTLINE_LINES_KEPT * own_lines if own_lines >= MIN_LINE_CONTRAST else -np.inf
     surer = [c for c in candidates if c.certainty >= sure + OUTLINE_SURER and c.lines >= kept]

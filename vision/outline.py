@@ -9,7 +9,9 @@ shows, and its stones still sit on the lattice inside it.
 1. Each channel of the photo in Lab (lightness, green-red, blue-yellow) is split
    in two by Otsu's threshold. Each side is closed and opened, to fill in lines
    and stones and drop specks, and each of its regions large enough to be a
-   board and nearly filling its convex hull is simplified to four corners.
+   board and nearly filling its convex hull is simplified to four corners;
+   where a bowl touching the board joins the region, its four longest edges
+   meet at the board's corners too (:func:`_four_edges`).
 2. A board's outer lines lie a margin inside its edge, about ``MARGIN`` cells: a
    grid is placed there, and another at the margins (of ``MARGINS``, per axis)
    at which the stones read surest, for boards with narrow margins or outlines
@@ -115,13 +117,27 @@ DISTINCT_CONTRAST = 0.08
 STRETCHED_TRIES = 2
 
 
-def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
+#: Tolerance (share of the perimeter) to which :func:`_four_edges` simplifies a
+#: region, and the share of the hull's quadrilateral's area its four edges'
+#: quadrilateral must keep.
+EDGE_TOLERANCE = 0.01
+EDGE_AREA = (0.5, 1.0)
+#: Corners of the hull's four that the four edges' quadrilateral keeps, at least,
+#: each within ``SAME_CORNER`` of the hull quadrilateral's diagonal.
+EDGE_KEPT = 2
+SAME_CORNER = 0.02
+
+
+def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[FloatArray]:
     """Quadrilaterals that could be a board's outline, largest first.
 
     Parameters
     ----------
     image : ndarray of shape (H, W, 3), uint8
         BGR photo.
+    edges : bool
+        Also the quadrilateral of each region's four longest edges, where it
+        differs from the hull's (:func:`_four_edges`: a board a bowl touches).
 
     Returns
     -------
@@ -159,12 +175,16 @@ def board_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
                 if region < MIN_SOLIDITY * cv2.contourArea(hull):
                     continue
                 quad = _four_corners(np.asarray(hull, dtype=np.int32))
-                if quad is not None:
-                    found.append((region, _clockwise(quad / scale)))
+                if quad is None:
+                    continue
+                found.append((region, _clockwise(quad / scale)))
+                edged = _four_edges(np.asarray(contour, dtype=np.int32), quad) if edges else None
+                if edged is not None:
+                    found.append((region, _clockwise(edged / scale)))
     found.sort(key=lambda item: -item[0])
     outlines: list[FloatArray] = []
     for _, quad in found:
-        reach_px = 0.02 * float(np.linalg.norm(quad[0] - quad[2]))
+        reach_px = SAME_CORNER * float(np.linalg.norm(quad[0] - quad[2]))
         if all(np.abs(quad - kept).max() > reach_px for kept in outlines):
             outlines.append(quad)
     return outlines
@@ -180,6 +200,45 @@ def _four_corners(hull: npt.NDArray[np.int32]) -> FloatArray | None:
         if len(polygon) < 4:
             return None
     return None
+
+
+def _four_edges(contour: npt.NDArray[np.int32], hull_quad: FloatArray) -> FloatArray | None:
+    """The corners where the region's four longest straight edges meet, or None.
+
+    A bowl or a card touching the board joins its region, and the hull's four
+    corners then take one of the object's for one of the board's. The board's
+    edges still run straight along most of their length: simplified a little
+    (``EDGE_TOLERANCE`` of the perimeter), the region's four longest sides lie
+    on them, and meet at the board's corners. Kept only where they make a
+    convex quadrilateral of ``EDGE_AREA`` of the hull's four corners' area, and
+    keep ``EDGE_KEPT`` of those corners: the board without the object it
+    touched, not another shape the region might be.
+    """
+    perimeter = cv2.arcLength(contour, True)
+    polygon = cv2.approxPolyDP(contour, EDGE_TOLERANCE * perimeter, True).reshape(-1, 2)
+    if len(polygon) <= 4:
+        return None
+    ends = np.asarray(polygon, dtype=np.float64)
+    starts, stops = ends, np.roll(ends, -1, axis=0)
+    longest = np.sort(np.argsort(-np.linalg.norm(stops - starts, axis=1))[:4])
+    ones = np.ones((4, 1))
+    lines = np.cross(np.hstack([starts[longest], ones]), np.hstack([stops[longest], ones]))
+    meets = np.cross(lines, np.roll(lines, -1, axis=0))
+    if np.any(np.abs(meets[:, 2]) < 1e-9):
+        return None
+    quad = meets[:, :2] / meets[:, 2:]
+    low, high = EDGE_AREA
+    corners = quad.astype(np.float32)
+    if not cv2.isContourConvex(corners):
+        return None
+    hull_area = cv2.contourArea(hull_quad.astype(np.float32))
+    if not low * hull_area <= cv2.contourArea(corners) <= high * hull_area:
+        return None
+    reach = SAME_CORNER * float(np.linalg.norm(hull_quad[0] - hull_quad[2]))
+    apart = np.linalg.norm(quad[:, None] - hull_quad[None], axis=2).min(axis=1)
+    if np.count_nonzero(apart <= reach) < EDGE_KEPT:
+        return None
+    return np.asarray(quad, dtype=np.float64)
 
 
 def _clockwise(quad: FloatArray) -> FloatArray:
@@ -248,17 +307,22 @@ class OutlineGrid:
 
 
 def outline_grids(
-    image: npt.NDArray[np.uint8], *, size: int = 19, at_least: float = -np.inf
+    image: npt.NDArray[np.uint8],
+    *,
+    size: int = 19,
+    at_least: float = -np.inf,
+    edges: bool = True,
 ) -> list[OutlineGrid]:
     """The grid in every outline that could be a board's, centred on its stones and scored.
 
     Outlines whose grid's cells would be under ``MIN_CELL`` pixels, or not square
     in the world (``MAX_ASPECT``), are left out, and so are grids whose stones
     read less sure than ``at_least`` (a caller weighing them against a grid that
-    reads that sure), which are not scored further.
+    reads that sure), which are not scored further. ``edges`` as for
+    :func:`board_outlines`.
     """
     found: list[OutlineGrid] = []
-    for rank, outline in enumerate(board_outlines(image), start=1):
+    for rank, outline in enumerate(board_outlines(image, edges=edges), start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
         cell = float(np.median(grid.spacing()))
         aspect = cell_aspect(grid.homography, image.shape[:2])
