@@ -20,6 +20,8 @@ from vision.centring import (
     _log_certainty,
     _moved,
     centre_on_stones,
+    certainties_kept,
+    certainty,
     certainty_maps,
     fit_offset_field,
 )
@@ -148,3 +150,31 @@ def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
             borderMode=cv2.BORDER_REPLICATE,
         )
         np.testing.assert_array_equal(maps[a, b], _log_certainty(moved, 19))
+
+
+def test_within_certainties_kept_a_grid_is_read_once_and_reads_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    photo = crowded_photo(12)
+    truth = true_grid(photo)
+    off = _moved(truth, np.array([0.45, 0.0, 0.0, -0.4, 0.0, 0.0]))
+    alone = [certainty(photo.image, grid) for grid in (truth, off)]
+    reads: list[npt.NDArray[np.uint8]] = []
+    read = _log_certainty
+
+    def counted(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
+        reads.append(warped)
+        return read(warped, size)
+
+    monkeypatch.setattr("vision.centring._log_certainty", counted)
+    with certainties_kept(photo.image):
+        kept = [certainty(photo.image, grid) for grid in (truth, off, truth, off)]
+        # The same numbers are the same grid; another photo is read afresh.
+        again = true_grid(photo)
+        assert certainty(photo.image, again) == alone[0]
+        assert len(reads) == 2
+        certainty(photo.image.copy(), truth)
+        assert len(reads) == 3
+    assert kept == alone + alone
+    certainty(photo.image, truth)  # kept no longer
+    assert len(reads) == 4

@@ -47,6 +47,7 @@ import numpy.typing as npt
 from vision.centring import (
     CERTAIN,
     centre_on_stones,
+    certainties_kept,
     certainty,
     half_cell_contrast,
     take_in_line_ends,
@@ -277,13 +278,26 @@ def detect_board(
     found = find_grid(image, size=size, corners=corners, rng=rng)
     if corners is not None or (found.grid is None and not found.details.get("searched")):
         return found
+    if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
+        return found
     colour = np.asarray(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
     )
-    if found.grid is None:
-        return _other_searches(colour, size, rng, found)
-    if found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
-        return found
+    # The checks below read many grids more than once: each is read once.
+    with certainties_kept(colour):
+        if found.grid is None:
+            return _other_searches(colour, size, rng, found)
+        return _checked_further(colour, size, rng, found)
+
+
+def _checked_further(
+    colour: npt.NDArray[np.uint8],
+    size: int,
+    rng: np.random.Generator | None,
+    found: BoardDetection,
+) -> BoardDetection:
+    """The unsure placement ``found`` checked against the stones, the outline and the lines."""
+    assert found.grid is not None
     grid, gain = centre_on_stones(colour, found.grid)
     details = {**found.details, "centred": gain} if gain != 0.0 else dict(found.details)
     sure = certainty(colour, grid)
