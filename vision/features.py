@@ -229,7 +229,12 @@ def medians(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     computes in it.
     """
     k = values.shape[-1]
-    middle = np.partition(values, [(k - 1) // 2, k // 2], axis=-1)
+    if values.dtype == np.uint8:
+        # A stable sort of bytes is a radix sort: twice as fast as the partition
+        # for a board's (or its 81 offsets') discs of a few dozen pixels.
+        middle = np.sort(values, axis=-1, kind="stable")
+    else:
+        middle = np.partition(values, [(k - 1) // 2, k // 2], axis=-1)
     low, high = middle[..., (k - 1) // 2], middle[..., k // 2]
     if values.dtype.kind in "iu":
         low = low.astype(np.float64)
