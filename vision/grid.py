@@ -305,10 +305,11 @@ def _rectifier(v_cols: FloatArray, v_rows: FloatArray) -> FloatArray | None:
 
 
 def _arm_offsets() -> tuple[FloatArray, FloatArray]:
-    """Lattice offsets ``(du, dv)`` of :func:`_crossing_evidence`'s samples, each (12, 4).
+    """Lattice offsets ``(du, dv)`` of :func:`_crossing_evidence`'s samples, each (4, 3, 4, 1, 1).
 
     Per arm toward a neighbour (left, right, up, down): the arm itself, then the
-    same arm half a cell to one side and to the other; four steps along each.
+    same arm half a cell to one side and to the other; four steps along each. The
+    last two axes broadcast over the lattice's rows and columns.
     """
     steps = np.array([0.15, 0.25, 0.35, 0.45])
     zero = np.zeros_like(steps)
@@ -317,7 +318,7 @@ def _arm_offsets() -> tuple[FloatArray, FloatArray]:
         along_u, along_v = u * steps, v * steps
         du += [along_u, along_u + 0.5 * abs(v) + zero, along_u - 0.5 * abs(v) + zero]
         dv += [along_v, along_v + 0.5 * abs(u), along_v - 0.5 * abs(u)]
-    return np.array(du), np.array(dv)
+    return np.array(du).reshape(4, 3, 4, 1, 1), np.array(dv).reshape(4, 3, 4, 1, 1)
 
 
 _ARM_OFFSETS = _arm_offsets()
@@ -346,9 +347,11 @@ def _crossing_evidence(
     uu, vv = np.meshgrid(us, vs)
     # The lattice points' homogeneous image coordinates, once: a point moved by
     # (du, dv) adds the homography's first two columns times (du, dv) to them.
-    # Every arm's samples are taken at once: (rows, cols, 12 samples, 4 steps).
+    # Every arm's samples are taken at once: (4 arms, 3 lines, 4 steps, rows,
+    # cols). The lattice is the last axes, so that numpy's inner loops run
+    # along it, not along the 4 steps (a third less time a call).
     m = homography
-    x0, y0, w0 = ((m[i, 0] * uu + m[i, 1] * vv + m[i, 2])[..., None, None] for i in range(3))
+    x0, y0, w0 = (m[i, 0] * uu + m[i, 1] * vv + m[i, 2] for i in range(3))
     du, dv = _ARM_OFFSETS
     scale = w0 + (m[2, 0] * du + m[2, 1] * dv)
     x = np.rint((x0 + (m[0, 0] * du + m[0, 1] * dv)) / scale).astype(np.float32)
@@ -356,24 +359,21 @@ def _crossing_evidence(
     # The nearest pixel to each (whole-numbered) sample, 0 off the image: one
     # remap does the bounds test and the gather that numpy's masked indexing did
     # in several passes (1.9 -> 1.3 ms a call, median lattice 2,714 points).
-    # Rows of (cols × 48) keep the maps' sides under remap's limit of 32,767.
-    rows = x.shape[0]
+    # One row per arm, line and step keeps the maps' sides under remap's limit
+    # of 32,767 (a lattice is at most 8 N lines a side).
     values = cv2.remap(
         mask,
-        x.reshape(rows, -1),
-        y.reshape(rows, -1),
+        x.reshape(48, -1),
+        y.reshape(48, -1),
         cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0.0,
     ).reshape(x.shape)
     # The mean of the four steps, summed in order as ``mean`` does, a third of its time.
-    total = values[..., 0] + values[..., 1] + values[..., 2] + values[..., 3]
+    total = values[:, :, 0] + values[:, :, 1] + values[:, :, 2] + values[:, :, 3]
     sampled = np.asarray(total / 4, dtype=np.float64)
-    arms = []
-    for k in range(4):
-        on, beside, other = (sampled[..., 3 * k + j] for j in range(3))
-        arms.append(np.clip(on - 0.5 * (beside + other), 0.0, 1.0))
-    left, right, up, down = arms
+    on, beside, other = sampled[:, 0], sampled[:, 1], sampled[:, 2]
+    left, right, up, down = np.clip(on - 0.5 * (beside + other), 0.0, 1.0)
     across, along = np.maximum(left, right), np.maximum(up, down)
     if both:
         return np.asarray(np.minimum(across, along), dtype=np.float64)
