@@ -337,6 +337,25 @@ def test_crossing_evidence_counts_lines_seen_one_way_half_and_both_ways_not_at_a
     assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner, both=True) == 0.0)
 
 
+def test_crossing_evidence_of_a_lattice_reaching_far_off_the_image_is_the_same_on_it() -> None:
+    # A lattice padded by N cells either side lies mostly off the image: only
+    # the points whose samples may fall on it are sampled, the rest are 0.
+    on_lines = np.array([[20.0, 0, 40], [0, 20.0, 40], [0, 0, 1]])
+    lattice = np.arange(0, 11, dtype=np.float64)
+    padded = np.arange(-30, 41, dtype=np.float64)
+    near = _crossing_evidence(_line_mask(), on_lines, lattice, lattice)
+    far = _crossing_evidence(_line_mask(), on_lines, padded, padded)
+    assert np.array_equal(far[30:41, 30:41], near)
+    assert far.sum() == near.sum()
+    # In perspective, with points behind the camera (w <= 0): still sampled as before.
+    tilted = on_lines + np.array([[0, 0, 0], [0, 0, 0], [0.045, 0.0, 0]])
+    assert np.any(tilted[2, 0] * padded + tilted[2, 2] <= 0)
+    by_point = np.array(
+        [[_crossing_evidence(_line_mask(), tilted, [u], [v])[0, 0] for u in padded] for v in padded]
+    )
+    assert np.array_equal(_crossing_evidence(_line_mask(), tilted, padded, padded), by_point)
+
+
 @pytest.mark.parametrize(("fraction", "rounds"), [(0.5, 1), (1 / 3, 1), (0.25, 2)])
 def test_a_lattice_at_a_fraction_of_the_spacing_is_moved_to_the_boards(
     fraction: float, rounds: int, monkeypatch: pytest.MonkeyPatch
