@@ -383,14 +383,18 @@ def _comb_block(
     phases = [np.arange(0.0, spacing, step) for spacing in spacings]
     rows = np.array([len(p) for p in phases])
     spacing = np.repeat(spacings, rows)[:, None]
-    where = np.concatenate(phases)[:, None] + spacing * np.arange(teeth)[None, :]
-    on = _sampled(values, where)
-    off = 0.5 * (_sampled(values, where - 0.5 * spacing) + _sampled(values, where + 0.5 * spacing))
+    # The teeth and the points halfway between them, read at once: half a
+    # spacing apart from half a spacing before the first tooth. (Each midpoint
+    # is shared by two teeth: two thirds of the reads of each on its own.)
+    halves = np.concatenate(phases)[:, None] + (0.5 * spacing) * np.arange(-1, 2 * teeth)[None, :]
+    read = _sampled(values, halves)
+    on = read[:, 1::2]
+    off = 0.5 * (read[:, :-1:2] + read[:, 2::2])
     contrast = on - off
     valid = np.isfinite(contrast)
     contrast = np.where(valid, contrast, 0.0)
     # Running sums from a leading zero, so that any run of teeth is a difference.
-    total = np.zeros((where.shape[0], teeth + 1))
+    total = np.zeros((len(halves), teeth + 1))
     np.cumsum(contrast, axis=1, out=total[:, 1:])
     complete = np.zeros(total.shape, dtype=np.int64)
     np.cumsum(valid, axis=1, out=complete[:, 1:])
@@ -417,7 +421,7 @@ def _sampled(values: FloatArray, where: FloatArray) -> FloatArray:
     last = len(values) - 1
     inside = (where >= 0) & (where <= last)
     left = np.minimum(np.where(inside, np.floor(where), 0), last - 1).astype(np.intp)
-    slope = values[left + 1] - values[left]
+    slope = np.diff(values)[left]  # values[left + 1] - values[left], in one gather
     out = slope * (where - left) + values[left]
     out = np.where(where == last, values[last], out)
     return np.asarray(np.where(inside, out, np.nan), dtype=np.float64)
