@@ -356,6 +356,24 @@ def test_crossing_evidence_of_a_lattice_reaching_far_off_the_image_is_the_same_o
     assert np.array_equal(_crossing_evidence(_line_mask(), tilted, padded, padded), by_point)
 
 
+@pytest.mark.parametrize("arms", ["across", "along"])
+def test_one_directions_count_bounds_the_count_both_ways(arms: str) -> None:
+    # What lets other spacings be tried on half the samples first.
+    rng = np.random.default_rng(5)
+    mask = np.maximum(_line_mask(rows=False), (rng.random((300, 300)) > 0.9).astype(np.float32))
+    lattice = np.arange(-5, 25, dtype=np.float64)
+    for spacing in (10.0, 20.0, 40.0, 60.0):
+        to_image = np.array([[spacing, 1.0, 40], [-0.5, 20.0, 40], [1e-4, 2e-4, 1]])
+        one_way = _crossing_evidence(mask, to_image, lattice, lattice, arms=arms)
+        both = _crossing_evidence(mask, to_image, lattice, lattice, both=True)
+        assert np.all(one_way >= both) and np.any(one_way > both)
+    rows_only = _line_mask(columns=False)
+    on_lines = np.array([[20.0, 0, 40], [0, 20.0, 40], [0, 0, 1]])
+    inner = np.arange(1, 10, dtype=np.float64)
+    expected = 1.0 if arms == "across" else 0.0  # rows are seen from the left and right arms
+    assert np.all(_crossing_evidence(rows_only, on_lines, inner, inner, arms=arms) == expected)
+
+
 @pytest.mark.parametrize(("fraction", "rounds"), [(0.5, 1), (1 / 3, 1), (0.25, 2)])
 def test_a_lattice_at_a_fraction_of_the_spacing_is_moved_to_the_boards(
     fraction: float, rounds: int, monkeypatch: pytest.MonkeyPatch

@@ -333,12 +333,15 @@ def _crossing_evidence(
     vs: FloatArray,
     *,
     both: bool = False,
+    arms: str = "all",
 ) -> FloatArray:
     """Evidence (0..1) that grid lines cross at each lattice point ``(u, v)``.
 
     With ``both``, a point needs lines in both directions (the smaller of the two
     counts): a lattice at half the board's spacing, whose extra points lie on one
-    line only, then gets half the evidence of the board's.
+    line only, then gets half the evidence of the board's. ``arms="across"`` (left
+    and right) or ``"along"`` (up and down) counts that direction alone, from half
+    the samples: it is never less than ``both``'s count, so it bounds it.
 
     Line presence is sampled on short arms toward the four neighbours, less the
     presence half a cell to either side of the arm (so that texture, which is
@@ -364,6 +367,9 @@ def _crossing_evidence(
     m = homography
     x0, y0, w0 = (m[i, 0] * u + m[i, 1] * v + m[i, 2] for i in range(3))
     du, dv = _ARM_OFFSETS
+    if arms != "all":
+        half = {"across": slice(0, 2), "along": slice(2, 4)}[arms]
+        du, dv = du[half], dv[half]
     scale = w0 + (m[2, 0] * du + m[2, 1] * dv)
     x = np.rint((x0 + (m[0, 0] * du + m[0, 1] * dv)) / scale).astype(np.float32)
     y = np.rint((y0 + (m[1, 0] * du + m[1, 1] * dv)) / scale).astype(np.float32)
@@ -374,8 +380,8 @@ def _crossing_evidence(
     # of 32,767 (a lattice is at most 8 N lines a side).
     values = cv2.remap(
         mask,
-        x.reshape(48, -1),
-        y.reshape(48, -1),
+        x.reshape(len(du) * 12, -1),
+        y.reshape(len(du) * 12, -1),
         cv2.INTER_NEAREST,
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0.0,
@@ -384,7 +390,11 @@ def _crossing_evidence(
     total = values[:, :, 0] + values[:, :, 1] + values[:, :, 2] + values[:, :, 3]
     sampled = np.asarray(total / 4, dtype=np.float64)
     middle, beside, other = sampled[:, 0], sampled[:, 1], sampled[:, 2]
-    left, right, up, down = np.clip(middle - 0.5 * (beside + other), 0.0, 1.0)
+    counted = np.clip(middle - 0.5 * (beside + other), 0.0, 1.0)
+    if arms != "all":
+        evidence[on] = np.maximum(counted[0], counted[1])
+        return evidence
+    left, right, up, down = counted
     across, along = np.maximum(left, right), np.maximum(up, down)
     evidence[on] = np.minimum(across, along) if both else 0.5 * (across + along)
     return evidence
@@ -400,21 +410,35 @@ def _maybe_on_image(
     the quadrilateral through theirs. A point is off the image when that
     quadrilateral lies more than a pixel beyond one side; a point with a corner
     behind the camera is kept (its samples are wherever the division puts them).
+    On a lattice of whole steps (the search's), neighbours share corners: each
+    is mapped once.
     """
     height, width = shape
     m, r = homography, _ARM_REACH
-    low_x = low_y = np.full(uu.shape, np.inf)
-    high_x = high_y = np.full(uu.shape, -np.inf)
-    behind = np.zeros(uu.shape, dtype=bool)
-    for du, dv in ((-r, -r), (r, -r), (r, r), (-r, r)):
-        u, v = uu + du, vv + dv
-        w = m[2, 0] * u + m[2, 1] * v + m[2, 2]
-        behind |= w <= 0
+    us, vs = uu[0], vv[:, 0]
+    steps = len(us) > 1 and len(vs) > 1 and r == 0.5
+    if steps and np.all(np.diff(us) == 1.0) and np.all(np.diff(vs) == 1.0):
+        cu, cv = np.meshgrid(np.append(us - r, us[-1] + r), np.append(vs - r, vs[-1] + r))
+        ends = (slice(None, -1), slice(1, None))  # a point's corners before and after it
+        corners = [(a, b) for a in ends for b in ends]
+        w_all = m[2, 0] * cu + m[2, 1] * cv + m[2, 2]
         with np.errstate(divide="ignore", invalid="ignore"):  # kept as behind
-            x = (m[0, 0] * u + m[0, 1] * v + m[0, 2]) / w
-            y = (m[1, 0] * u + m[1, 1] * v + m[1, 2]) / w
-        low_x, high_x = np.minimum(low_x, x), np.maximum(high_x, x)
-        low_y, high_y = np.minimum(low_y, y), np.maximum(high_y, y)
+            x_all = (m[0, 0] * cu + m[0, 1] * cv + m[0, 2]) / w_all
+            y_all = (m[1, 0] * cu + m[1, 1] * cv + m[1, 2]) / w_all
+        ws = [w_all[c] for c in corners]
+        xs = [x_all[c] for c in corners]
+        ys = [y_all[c] for c in corners]
+    else:
+        ws, xs, ys = [], [], []
+        for du, dv in ((-r, -r), (r, -r), (r, r), (-r, r)):
+            u, v = uu + du, vv + dv
+            ws.append(m[2, 0] * u + m[2, 1] * v + m[2, 2])
+            with np.errstate(divide="ignore", invalid="ignore"):  # kept as behind
+                xs.append((m[0, 0] * u + m[0, 1] * v + m[0, 2]) / ws[-1])
+                ys.append((m[1, 0] * u + m[1, 1] * v + m[1, 2]) / ws[-1])
+    behind = np.minimum.reduce(ws) <= 0
+    low_x, high_x = np.minimum.reduce(xs), np.maximum.reduce(xs)
+    low_y, high_y = np.minimum.reduce(ys), np.maximum.reduce(ys)
     off = (high_x < -1) | (low_x > width) | (high_y < -1) | (low_y > height)
     return np.asarray(behind | ~off)
 
@@ -983,7 +1007,28 @@ def _place_window(
 
     Returns ``(to_work, us, vs, mean evidence, (row, col) of the window in us, vs)``
     with ``to_work`` mapping lattice ``(u, v)`` to the working image, or None when
-    the lattice is too fine for the line evidence to span.
+    the lattice is too fine for the line evidence to span. ``both`` as for
+    :func:`_crossing_evidence`.
+    """
+    frame = _lattice_frame(to_rect, lattices, positions, size)
+    if frame is None:
+        return None
+    to_work, us, vs = frame
+    evidence = _crossing_evidence(mask, to_work, us, vs, both=both)
+    r0, c0, mean_evidence = _best_window(evidence, size)
+    return to_work, us, vs, mean_evidence, (r0, c0)
+
+
+def _lattice_frame(
+    to_rect: FloatArray,
+    lattices: tuple[Lattice1D, Lattice1D],
+    positions: list[FloatArray],
+    size: int,
+) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """``(to_work, us, vs)`` of :func:`_place_window`: the lattice's points around the lines seen.
+
+    N lines either side of the lines seen, so that the N×N window can slide over
+    them; None when that is more than 8 N lines a side (too fine a lattice).
     """
     lat_u, lat_v = lattices
     idx_u, idx_v = lat_u.index(positions[0]), lat_v.index(positions[1])
@@ -992,17 +1037,12 @@ def _place_window(
     )
     to_work = np.linalg.inv(to_rect) @ lattice_to_rect
     to_work /= to_work[2, 2]
-    us = np.arange(
-        np.floor(np.percentile(idx_u, 1)) - size, np.ceil(np.percentile(idx_u, 99)) + size + 1
-    )
-    vs = np.arange(
-        np.floor(np.percentile(idx_v, 1)) - size, np.ceil(np.percentile(idx_v, 99)) + size + 1
-    )
+    (low_u, high_u), (low_v, high_v) = (np.percentile(idx, [1, 99]) for idx in (idx_u, idx_v))
+    us = np.arange(np.floor(low_u) - size, np.ceil(high_u) + size + 1)
+    vs = np.arange(np.floor(low_v) - size, np.ceil(high_v) + size + 1)
     if max(len(us), len(vs)) > 8 * size:
         return None
-    evidence = _crossing_evidence(mask, to_work, us, vs, both=both)
-    r0, c0, mean_evidence = _best_window(evidence, size)
-    return to_work, us, vs, mean_evidence, (r0, c0)
+    return to_work, us, vs
 
 
 def _best_placement(
@@ -1039,17 +1079,42 @@ def _at_board_spacing(
     ``MULTIPLE_MARGIN`` better crossed both ways. Again from there, up to
     ``MULTIPLE_ROUNDS`` times: a comb at a quarter (or four times) of the
     board's spacing is only halfway after one.
+
+    A candidate is first counted on the arms along its unchanged axis alone
+    (half the samples): a point's count both ways is the smaller of its two
+    directions', so this bounds it. Only a candidate whose bound beats the
+    margin is counted the other way too, which gives its count both ways, the
+    same to the bit. With a binary mask every count is in eighths, so the
+    window sums are exact and so is the bound: the lattice kept is the one that
+    counting every candidate in full keeps.
     """
     for _ in range(MULTIPLE_ROUNDS):
         if best[1][3] >= SURE_EVIDENCE:
             break
         lat_u, lat_v = best[0]
-        candidates = [(u, lat_v) for u in _multiples(lat_u)] + [
-            (lat_u, v) for v in _multiples(lat_v)
-        ]
         first = _place_window(mask, to_rect, (lat_u, lat_v), positions, size, both=True)
-        again = _best_placement(mask, to_rect, candidates, positions, size, both=True)
-        if first is None or again is None or again[1][3] <= MULTIPLE_MARGIN * first[3]:
+        if first is None:
+            break
+        bar = MULTIPLE_MARGIN * first[3]
+        # Columns at another spacing show in the arms up and down them (along
+        # the columns), rows at another in those left and right.
+        candidates = [((u, lat_v), ("along", "across")) for u in _multiples(lat_u)] + [
+            ((lat_u, v), ("across", "along")) for v in _multiples(lat_v)
+        ]
+        again: tuple[tuple[Lattice1D, Lattice1D], Placement] | None = None
+        for pair, (telling, other) in candidates:
+            frame = _lattice_frame(to_rect, pair, positions, size)
+            if frame is None:
+                continue
+            to_work, us, vs = frame
+            one_way = _crossing_evidence(mask, to_work, us, vs, arms=telling)
+            if _best_window(one_way, size)[2] <= bar:
+                continue
+            evidence = np.minimum(one_way, _crossing_evidence(mask, to_work, us, vs, arms=other))
+            r0, c0, mean_evidence = _best_window(evidence, size)
+            if again is None or mean_evidence > again[1][3]:
+                again = (pair, (to_work, us, vs, mean_evidence, (r0, c0)))
+        if again is None or again[1][3] <= bar:
             break
         switched = _place_window(mask, to_rect, again[0], positions, size)
         if switched is None or switched[3] < MIN_EVIDENCE:
