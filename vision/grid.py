@@ -355,7 +355,7 @@ def _crossing_evidence(
     # whose samples may fall on it are sampled. A lattice at twice or three
     # times the board's spacing, padded by N of its cells either side, lies
     # mostly off the image (dev photos near the median: 40 % of points sampled).
-    on = _maybe_on_image(homography, uu, vv, mask.shape[:2])
+    on = _maybe_on_image(homography, us, vs, mask.shape[:2])
     if not on.any():
         return evidence
     u, v = uu[on], vv[on]
@@ -401,46 +401,46 @@ def _crossing_evidence(
 
 
 def _maybe_on_image(
-    homography: FloatArray, uu: FloatArray, vv: FloatArray, shape: tuple[int, int]
+    homography: FloatArray, us: FloatArray, vs: FloatArray, shape: tuple[int, int]
 ) -> npt.NDArray[np.bool_]:
-    """Which lattice points' crossing samples may fall on an image of ``shape``.
+    """Which lattice points' crossing samples may fall on an image of ``shape``, (rows, cols).
 
     Every sample lies in the square ``(u ± r, v ± r)`` (``_ARM_REACH``); where
     all four of its corners are in front of the camera, the square's image is
     the quadrilateral through theirs. A point is off the image when that
     quadrilateral lies more than a pixel beyond one side; a point with a corner
     behind the camera is kept (its samples are wherever the division puts them).
-    On a lattice of whole steps (the search's), neighbours share corners: each
-    is mapped once.
+    Neighbours share corners (on the search's lattices of whole steps): each
+    corner is mapped once.
     """
     height, width = shape
-    m, r = homography, _ARM_REACH
-    us, vs = uu[0], vv[:, 0]
-    steps = len(us) > 1 and len(vs) > 1 and r == 0.5
-    if steps and np.all(np.diff(us) == 1.0) and np.all(np.diff(vs) == 1.0):
-        cu, cv = np.meshgrid(np.append(us - r, us[-1] + r), np.append(vs - r, vs[-1] + r))
-        ends = (slice(None, -1), slice(1, None))  # a point's corners before and after it
-        corners = [(a, b) for a in ends for b in ends]
-        w_all = m[2, 0] * cu + m[2, 1] * cv + m[2, 2]
-        with np.errstate(divide="ignore", invalid="ignore"):  # kept as behind
-            x_all = (m[0, 0] * cu + m[0, 1] * cv + m[0, 2]) / w_all
-            y_all = (m[1, 0] * cu + m[1, 1] * cv + m[1, 2]) / w_all
-        ws = [w_all[c] for c in corners]
-        xs = [x_all[c] for c in corners]
-        ys = [y_all[c] for c in corners]
-    else:
-        ws, xs, ys = [], [], []
-        for du, dv in ((-r, -r), (r, -r), (r, r), (-r, r)):
-            u, v = uu + du, vv + dv
-            ws.append(m[2, 0] * u + m[2, 1] * v + m[2, 2])
-            with np.errstate(divide="ignore", invalid="ignore"):  # kept as behind
-                xs.append((m[0, 0] * u + m[0, 1] * v + m[0, 2]) / ws[-1])
-                ys.append((m[1, 0] * u + m[1, 1] * v + m[1, 2]) / ws[-1])
+    m = homography
+    corner_u, *sides_u = _square_corners(np.asarray(us, dtype=np.float64), _ARM_REACH)
+    corner_v, *sides_v = _square_corners(np.asarray(vs, dtype=np.float64), _ARM_REACH)
+    cu, cv = np.meshgrid(corner_u, corner_v)
+    w = m[2, 0] * cu + m[2, 1] * cv + m[2, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):  # kept as behind
+        x = (m[0, 0] * cu + m[0, 1] * cv + m[0, 2]) / w
+        y = (m[1, 0] * cu + m[1, 1] * cv + m[1, 2]) / w
+    corners = [(row, col) for row in sides_v for col in sides_u]
+    ws, xs, ys = ([values[c] for c in corners] for values in (w, x, y))
     behind = np.minimum.reduce(ws) <= 0
     low_x, high_x = np.minimum.reduce(xs), np.maximum.reduce(xs)
     low_y, high_y = np.minimum.reduce(ys), np.maximum.reduce(ys)
     off = (high_x < -1) | (low_x > width) | (high_y < -1) | (low_y > height)
     return np.asarray(behind | ~off)
+
+
+def _square_corners(values: FloatArray, reach: float) -> tuple[FloatArray, slice, slice]:
+    """The coordinates ``values ± reach``, each once, and the slices of those before and after.
+
+    Where the values step by ``2 reach``, a value's corner after it is the next
+    one's before it.
+    """
+    if len(values) > 1 and np.all(np.diff(values) == 2 * reach):
+        return np.append(values - reach, values[-1] + reach), slice(None, -1), slice(1, None)
+    both = np.column_stack([values - reach, values + reach]).ravel()
+    return both, slice(0, None, 2), slice(1, None, 2)
 
 
 def _window_sums(evidence: FloatArray, size: int) -> FloatArray:
