@@ -86,6 +86,32 @@ def test_a_grid_squeezed_lines_off_at_its_far_sides_is_stretched_back_onto_the_l
     assert cells_off(stretched, exact) < 0.1
 
 
+def test_a_grid_too_finely_spaced_along_one_axis_is_respaced_by_both_its_sides() -> None:
+    image, exact = drawn_board()
+    # Rows 8/9 of the board's spacing, centred: a line in at either side, on the
+    # board's lines again at its middle and four lines from either side.
+    start = grid_from_corners(
+        apply_homography(
+            exact.homography, np.array([[0.0, 1.0], [18.0, 1.0], [18.0, 17.0], [0.0, 17.0]])
+        ),
+        size=19,
+        image_shape=exact.image_shape,
+    )
+    assert cells_off(start, exact) > 0.9
+    # One side at a time lands on a beat: a line off at the other side still.
+    one_side = stretch_to_lines(image, start)
+    assert one_side is None or cells_off(one_side, exact) > 0.9
+    respaced = stretch_to_lines(image, start, respace=True)
+    assert respaced is not None
+    assert cells_off(respaced, exact) < 0.1
+
+
+def test_a_grid_on_the_lines_is_not_respaced() -> None:
+    image, exact = drawn_board()
+    respaced = stretch_to_lines(image, exact, respace=True)
+    assert respaced is None or cells_off(respaced, exact) < 0.1
+
+
 def test_no_side_is_moved_beyond_the_reach_however_many_moves_take_it() -> None:
     image, exact = drawn_board()
     # 3.5 lines short at the far side: no side can reach the board's within its
@@ -124,6 +150,19 @@ def test_a_board_whose_lines_grid_drifts_off_them_is_read_once_stretched(
     detection = detect_board(photo.image, size=19)
     assert detection.details["stretched"] >= 1.0
     assert points_wrong(detection.grid, photo) <= wrong
+
+
+def test_a_board_whose_lines_grid_is_too_finely_spaced_is_read_once_respaced() -> None:
+    # Dev 1357 #52: a small pale board out of focus. The combs' lattice takes 0.89
+    # of its rows' spacing, a line off at both sides; moving one side at a time
+    # laid the grid on a beat, its cells then too long to be a board's.
+    photo = hard_photo(1357, 52)
+    by_lines = find_grid(photo.image, size=19)
+    assert by_lines and by_lines.details["evidence"] < 0.7
+    assert points_wrong(by_lines.grid, photo) > 20
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["respaced"] == 1.0
+    assert points_wrong(detection.grid, photo) == 0
 
 
 def points_wrong(grid: Grid, photo: SynthPhoto) -> int:

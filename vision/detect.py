@@ -39,6 +39,7 @@ lines off): the searches for where nothing was found then look for the board.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import cv2
 import numpy as np
@@ -413,6 +414,10 @@ def _laid_on_board(
     if stretched is not None:
         grid, sure, rounds = stretched
         details["stretched"] = float(rounds)
+    respaced = None if near_certain else _respaced_onto_lines(image, grid, sure)
+    if respaced is not None:
+        grid, sure, _ = respaced
+        details["respaced"] = 1.0
     moved = _window_moved(image, grid, details)
     return (grid, sure) if moved is grid else (moved, certainty(image, moved))
 
@@ -459,6 +464,21 @@ def _stretched_onto_lines(
         times=STRETCH_ROUNDS,
         surer=STRETCH_SURER,
         or_clearer=True,
+    )
+
+
+def _respaced_onto_lines(
+    image: npt.NDArray[np.uint8], grid: Grid, sure: float
+) -> tuple[Grid, float, int] | None:
+    """The grid respaced along an axis onto the board's lines, if its stones read surer so.
+
+    A stretch moving both sides of an axis at once (``respace`` in
+    :func:`vision.grid.stretch_to_lines`): a lattice of the wrong spacing, right
+    at its middle, is lines off at both sides, and moving one side at a time
+    lands it on a beat. Kept where the stones read surer by ``STRETCH_SURER``.
+    """
+    return _moved_while_better(
+        image, grid, sure, partial(stretch_to_lines, respace=True), times=1, surer=STRETCH_SURER
     )
 
 

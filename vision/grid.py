@@ -1405,6 +1405,83 @@ def _side_moved(homography: FloatArray, size: int, side: int, cells: float) -> F
     )
 
 
+#: Least change (cells) in the distance between its first and last lines that a
+#: respacing move (:func:`_respaced`) makes: less is a nudge, which moving one
+#: side at a time makes as well.
+RESPACE_LEAST = 0.5
+#: Step (cells) of the profile across an axis that respacing moves are scored on.
+RESPACE_STEP = 0.05
+
+
+def _sides_moved(
+    homography: FloatArray, size: int, axis: int, first: float, last: float
+) -> FloatArray:
+    """``homography`` with its first side across ``axis`` moved ``first`` cells, its last ``last``.
+
+    ``axis`` 0 moves the first and last columns along u, 1 the first and last
+    rows along v; the lines between are spaced anew in perspective.
+    """
+    n = size - 1
+    window = np.array([[0.0, 0.0], [n, 0.0], [n, n], [0.0, n]])
+    moved = window.copy()
+    firsts, lasts = ([0, 3], [1, 2]) if axis == 0 else ([0, 1], [2, 3])
+    moved[firsts, axis] += first
+    moved[lasts, axis] += last
+    image = apply_homography(homography, moved)
+    return np.asarray(
+        cv2.getPerspectiveTransform(window.astype(np.float32), image.astype(np.float32)),
+        dtype=np.float64,
+    )
+
+
+def _respaced(
+    response: npt.NDArray[np.float32],
+    homography: FloatArray,
+    size: int,
+    cap: float,
+    cells: FloatArray,
+) -> list[FloatArray]:
+    """Per axis, the grid with both sides moved (by two of ``cells``) lying best on the lines.
+
+    A lattice of the wrong spacing along one axis, right at its middle, drifts off
+    the lines toward both sides and back onto them a few lines on (dev 1357 #52:
+    0.89 of the spacing, a line off at either side). Moving one side at a time
+    then lands on such a beat, the lines on again at one side and further off at
+    the other; the sides must move together. Moving a side keeps the lines of
+    the other axis where they are, and each line of this axis lies on a line of
+    the grid's own lattice, so every pair of moves is scored from one profile of
+    the response across the axis (each line's median along it, as
+    :func:`_lines_on_response` takes it, every ``RESPACE_STEP`` cells, read
+    between). Only pairs that change the distance between the axis's first and
+    last lines by ``RESPACE_LEAST`` are tried. The pair is chosen by its lines
+    of that axis alone, each at most ``cap``; the caller scores it whole.
+    """
+    n = size - 1
+    along = (np.arange(n, dtype=np.float64)[:, None] + np.array([0.25, 0.5, 0.75])).ravel()
+    across = np.arange(cells[0], n + cells[-1] + 1e-9, RESPACE_STEP)
+    first, last = np.meshgrid(cells, cells, indexing="ij")
+    positions = first[..., None] + np.arange(size) * ((n + last - first) / n)[..., None]
+    moves = []
+    for axis in (0, 1):
+        a, c = np.meshgrid(along, across)
+        uv = np.stack([c, a] if axis == 0 else [a, c], axis=-1).reshape(-1, 2)
+        points = apply_homography(homography, uv).astype(np.float32)
+        values = cv2.remap(
+            response,
+            points[:, 0].reshape(len(across), -1),
+            points[:, 1].reshape(len(across), -1),
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=0.0,
+        )
+        profile = np.median(values, axis=1)
+        scores = np.minimum(np.interp(positions, across, profile), cap).mean(axis=-1)
+        scores[np.abs(last - first) < RESPACE_LEAST - 1e-9] = -np.inf
+        i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        moves.append(_sides_moved(homography, size, axis, float(cells[i]), float(cells[j])))
+    return moves
+
+
 def _lines_on_response(
     response: npt.NDArray[np.float32], homographies: FloatArray, size: int
 ) -> FloatArray:
@@ -1488,7 +1565,9 @@ def settle_on_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid,
     return grid.shifted(float(moves[0]), float(moves[1])), (moves[0], moves[1])
 
 
-def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
+def stretch_to_lines(
+    image: npt.NDArray[np.uint8], grid: Grid, *, respace: bool = False
+) -> Grid | None:
     """The grid with each side moved so that its lines lie on the board's, or None.
 
     A grid placed from a wrong vanishing point, or on a lattice of the wrong
@@ -1507,6 +1586,11 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
     started, however many moves took it there. None where no move scores higher,
     or the result is not a board's grid (cells not square in the world, off the
     picture).
+
+    ``respace``: the coarse moves are of both sides of an axis at once, each pair
+    respacing the lattice by ``RESPACE_LEAST`` cells at least (:func:`_respaced`):
+    for a lattice of the wrong spacing, right at its middle, which moving one side
+    at a time takes onto the wrong lines.
     """
     gray = _check_image(image)
     height, width = gray.shape
@@ -1529,11 +1613,15 @@ def stretch_to_lines(image: npt.NDArray[np.uint8], grid: Grid) -> Grid | None:
     to_start = np.linalg.inv(to_work)
     for cells in (coarse, fine):
         for _ in range(STRETCH_MOVES):
-            # The best move of any side: a side already on the lines, moved first,
-            # would follow the lines gone astray at the others.
-            tried = np.stack(
-                [_side_moved(to_work, n, side, float(c)) for side in range(4) for c in cells]
-            )
+            if respace and cells is coarse:
+                # Both sides of an axis together: the lattice spaced anew.
+                tried = np.stack(_respaced(response, to_work, n, cap, cells))
+            else:
+                # The best move of any side: a side already on the lines, moved
+                # first, would follow the lines gone astray at the others.
+                tried = np.stack(
+                    [_side_moved(to_work, n, side, float(c)) for side in range(4) for c in cells]
+                )
             scores = np.minimum(_lines_on_response(response, tried, n), cap).mean(axis=1)
             # Each corner stays within the reach of where it started, in the
             # starting grid's cells, over all the moves together: on a small
