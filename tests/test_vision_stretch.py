@@ -7,6 +7,7 @@ import functools
 import numpy as np
 import pytest
 
+import vision.grid
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import draw_board
@@ -17,8 +18,10 @@ from vision.geometry import apply_homography
 from vision.grid import (
     STRETCH_REACH,
     Grid,
+    edge_crossings,
     find_grid,
     grid_from_corners,
+    line_maps_kept,
     snap_to_lines,
     stretch_to_lines,
 )
@@ -226,3 +229,36 @@ def test_a_board_a_last_resort_placed_a_line_off_is_stretched_onto_its_lines(
     detection = detect_board(photo.image, size=size)
     assert detection.details["widened"] > 0
     assert points_wrong(detection.grid, photo) == 0
+
+
+def test_line_maps_kept_for_one_photo_change_no_check_of_it_nor_of_another(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    image, exact = drawn_board()
+    start = squeezed(exact, 16.4, 17.2)
+    other = np.ascontiguousarray(image[:, ::-1])  # another photo, read within the same keeping
+
+    def checks(photo: np.ndarray) -> list[np.ndarray]:
+        stretched = stretch_to_lines(photo, start)
+        respaced = stretch_to_lines(photo, start, respace=True)
+        snapped = snap_to_lines(photo, start)
+        return [
+            np.array([]) if grid is None else grid.intersections
+            for grid in (stretched, respaced, snapped)
+        ] + [edge_crossings(photo, start)]
+
+    alone = checks(image) + checks(other)
+    worked: list[bool] = []
+    work = vision.grid._worked_line_maps
+
+    def counted(photo: np.ndarray) -> object:
+        worked.append(photo is image)
+        return work(photo)
+
+    monkeypatch.setattr(vision.grid, "_worked_line_maps", counted)
+    with line_maps_kept(image):
+        kept = checks(image) + checks(image) + checks(other)
+    # Worked out once for the photo kept, and each time for the other.
+    assert worked.count(True) == 1 and worked.count(False) == 4
+    for before, after in zip(alone[:4] * 2 + alone[4:], kept, strict=True):
+        np.testing.assert_array_equal(after, before)

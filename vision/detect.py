@@ -62,6 +62,7 @@ from vision.grid import (
     find_by_stones,
     find_faint_grid,
     find_grid,
+    line_maps_kept,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
@@ -285,7 +286,7 @@ def detect_board(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
     )
     # The checks below read many grids more than once: each is read once.
-    with certainties_kept(colour):
+    with certainties_kept(colour), line_maps_kept(colour):
         if found.grid is None:
             return _other_searches(colour, size, rng, found)
         return _checked_further(colour, size, rng, found)

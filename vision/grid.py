@@ -42,6 +42,9 @@ Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import cv2
@@ -77,6 +80,7 @@ __all__ = [
     "find_faint_grid",
     "find_grid",
     "grid_from_corners",
+    "line_maps_kept",
     "line_ridges",
     "snap_to_lines",
     "stretch_to_lines",
@@ -1278,6 +1282,103 @@ def _working_copy(gray: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], f
     ), scale
 
 
+@dataclass(frozen=True, eq=False)
+class _LineMaps:
+    """What the checks of a placed grid read off one photo's working copy.
+
+    Worked out once per photo within :func:`line_maps_kept`, each map when first
+    asked for; nothing here may be written to.
+    """
+
+    #: The photo's height and width.
+    shape: tuple[int, int]
+    #: The working copy's height and width, and its scale from the photo.
+    work_shape: tuple[int, int]
+    scale: float
+    #: :func:`vision.lines.line_response` of the working copy at ``LINE_WIDTH``.
+    response: npt.NDArray[np.uint8]
+    #: Otsu's threshold of ``response``.
+    threshold: float
+    _made: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
+
+    def scaled(self) -> npt.NDArray[np.float32]:
+        """The response over its threshold (at least ``SOFT_FLOOR``), as lines are refined on."""
+        if "scaled" not in self._made:
+            floor = max(self.threshold, SOFT_FLOOR)
+            self._made["scaled"] = self.response.astype(np.float32) / floor
+        return _read_only(self._made["scaled"])
+
+    def smoothed(self) -> npt.NDArray[np.float32]:
+        """The response blurred by ``STRETCH_SMOOTH``, as :func:`stretch_to_lines` scores on."""
+        if "smoothed" not in self._made:
+            self._made["smoothed"] = np.asarray(
+                cv2.GaussianBlur(self.response.astype(np.float32), (0, 0), STRETCH_SMOOTH),
+                dtype=np.float32,
+            )
+        return _read_only(self._made["smoothed"])
+
+    def crossed(self) -> npt.NDArray[np.float32]:
+        """The lines over their threshold (at least ``LINE_FLOOR``), dilated, as 0 or 1."""
+        if "crossed" not in self._made:
+            mask = (self.response > max(self.threshold, LINE_FLOOR)).astype(np.uint8) * 255
+            self._made["crossed"] = (
+                cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+            )
+        return _read_only(self._made["crossed"])
+
+
+def _read_only(array: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    array.setflags(write=False)
+    return array
+
+
+def _line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
+    """The line maps of ``image``: kept for the photo within :func:`line_maps_kept`."""
+    kept = _KEPT_MAPS.get()
+    if kept is None or kept[0] is not image:
+        return _worked_line_maps(image)
+    if not kept[1]:
+        kept[1].append(_worked_line_maps(image))
+    return kept[1][0]
+
+
+def _worked_line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
+    gray = _check_image(image)
+    work, scale = _working_copy(gray)
+    response = line_response(work, width=LINE_WIDTH)
+    response.setflags(write=False)
+    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    return _LineMaps(
+        shape=(gray.shape[0], gray.shape[1]),
+        work_shape=(work.shape[0], work.shape[1]),
+        scale=scale,
+        response=response,
+        threshold=float(threshold),
+    )
+
+
+#: The photo whose line maps are kept within :func:`line_maps_kept`, and its maps.
+_KEPT_MAPS: ContextVar[tuple[npt.NDArray[np.uint8], list[_LineMaps]] | None] = ContextVar(
+    "kept_line_maps", default=None
+)
+
+
+@contextmanager
+def line_maps_kept(image: npt.NDArray[np.uint8]) -> Iterator[None]:
+    """Within, the checks of a placed grid on ``image`` share one working copy's line maps.
+
+    Snapping, stretching and counting the crossings at a grid's edges each read
+    the photo's line response; an unsure placement is checked by several of
+    them, several times. The photo must not change within; every result is as
+    without.
+    """
+    token = _KEPT_MAPS.set((image, []))
+    try:
+        yield
+    finally:
+        _KEPT_MAPS.reset(token)
+
+
 def _image_grid(
     points_work: FloatArray,
     to_work: FloatArray,
@@ -1337,12 +1438,9 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
     still be far). Lines not seen keep the lattice's. None when the result is
     not a board's grid (cells not square in the world, off the picture).
     """
-    gray = _check_image(image)
-    height, width = gray.shape
-    work, scale = _working_copy(gray)
-    response = line_response(work, width=LINE_WIDTH)
-    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    scaled = response.astype(np.float32) / max(threshold, SOFT_FLOOR)
+    maps = _line_maps(image)
+    scale = maps.scale
+    scaled = maps.scaled()
     to_work_pixels = np.array(
         [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
     )
@@ -1363,9 +1461,9 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
     placed = _image_grid(
         apply_homography(to_work, lattice).reshape(n, n, 2),
         to_work,
-        work.shape[:2],
+        maps.work_shape,
         scale,
-        (height, width),
+        maps.shape,
         n,
     )
     return None if isinstance(placed, str) else placed
@@ -1516,12 +1614,9 @@ def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     and on the lattice line just outside it. A board's lines stop at its outer
     lines: beyond them nothing crosses.
     """
-    gray = _check_image(image)
-    work, scale = _working_copy(gray)
-    response = line_response(work, width=LINE_WIDTH)
-    threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    mask = (response > max(threshold, LINE_FLOOR)).astype(np.uint8) * 255
-    dilated = cv2.dilate(mask, np.ones((3, 3), np.uint8)).astype(np.float32) / 255.0
+    maps = _line_maps(image)
+    scale = maps.scale
+    dilated = maps.crossed()
     to_work_pixels = np.array(
         [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
     )
@@ -1592,13 +1687,9 @@ def stretch_to_lines(
     for a lattice of the wrong spacing, right at its middle, which moving one side
     at a time takes onto the wrong lines.
     """
-    gray = _check_image(image)
-    height, width = gray.shape
-    work, scale = _working_copy(gray)
-    raw = line_response(work, width=LINE_WIDTH)
-    response = np.asarray(
-        cv2.GaussianBlur(raw.astype(np.float32), (0, 0), STRETCH_SMOOTH), dtype=np.float32
-    )
+    maps = _line_maps(image)
+    scale = maps.scale
+    response = maps.smoothed()
     to_work_pixels = np.array(
         [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
     )
@@ -1640,18 +1731,10 @@ def stretch_to_lines(
     points = apply_homography(to_work, lattice).reshape(n, n, 2)
     # Each line refined on the response, the lens's distortion too, as the search's
     # own grid is: the stretch places lines evenly in perspective only.
-    threshold, _ = cv2.threshold(raw, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    refined = _refine_lines(raw.astype(np.float32) / max(threshold, SOFT_FLOOR), to_work, n)
+    refined = _refine_lines(maps.scaled(), to_work, n)
     if refined is not None:
         points = refined[0]
-    placed = _image_grid(
-        points,
-        to_work,
-        work.shape[:2],
-        scale,
-        (height, width),
-        n,
-    )
+    placed = _image_grid(points, to_work, maps.work_shape, scale, maps.shape, n)
     return None if isinstance(placed, str) else placed
 
 
