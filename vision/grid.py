@@ -1491,16 +1491,8 @@ def _side_moved(homography: FloatArray, size: int, side: int, cells: float) -> F
     three sides stay where they are; the lines between are spaced anew in
     perspective.
     """
-    n = size - 1
-    window = np.array([[0.0, 0.0], [n, 0.0], [n, n], [0.0, n]])
-    moved = window.copy()
-    corners, axis = {0: ([0, 3], 0), 1: ([1, 2], 0), 2: ([0, 1], 1), 3: ([2, 3], 1)}[side]
-    moved[corners, axis] += cells
-    image = apply_homography(homography, moved)
-    return np.asarray(
-        cv2.getPerspectiveTransform(window.astype(np.float32), image.astype(np.float32)),
-        dtype=np.float64,
-    )
+    first, last = (0.0, cells) if side % 2 else (cells, 0.0)
+    return _sides_moved(homography, size, side // 2, first, last)
 
 
 #: Least change (cells) in the distance between its first and last lines that a
