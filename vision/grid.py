@@ -35,7 +35,8 @@ so they are left to a caller that checks the reading.
 For a grid placed by other means, or unsure: :func:`snap_to_lines` moves each of
 its lines onto the board's line nearest it, and :func:`stretch_to_lines` moves
 its sides, keeping its lines evenly spaced, until they lie on the board's, where
-a wrong spacing leaves it lines off at the far side.
+a wrong spacing leaves it lines off at the far side (or both sides of an axis at
+once, where the spacing is wrong and the middle right: ``respace``).
 
 Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 """
@@ -1551,9 +1552,9 @@ def _respaced(
     across = np.arange(cells[0], n + cells[-1] + 1e-9, RESPACE_STEP)
     first, last = np.meshgrid(cells, cells, indexing="ij")
     positions = first[..., None] + np.arange(size) * ((n + last - first) / n)[..., None]
+    a, c = np.meshgrid(along, across)
     moves = []
     for axis in (0, 1):
-        a, c = np.meshgrid(along, across)
         uv = np.stack([c, a] if axis == 0 else [a, c], axis=-1).reshape(-1, 2)
         points = apply_homography(homography, uv).astype(np.float32)
         values = cv2.remap(
