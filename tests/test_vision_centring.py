@@ -20,13 +20,13 @@ from vision.centring import (
     _log_certainty,
     _moved,
     centre_on_stones,
-    certainties_kept,
     certainty,
     certainty_maps,
     fit_offset_field,
 )
 from vision.features import BoardSampler
 from vision.grid import find_grid
+from vision.kept import photo_kept
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -152,7 +152,7 @@ def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
         np.testing.assert_array_equal(maps[a, b], _log_certainty(moved, 19))
 
 
-def test_within_certainties_kept_a_grid_is_read_once_and_reads_the_same(
+def test_within_photo_kept_a_grid_is_read_once_and_reads_the_same(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     photo = crowded_photo(12)
@@ -167,7 +167,7 @@ def test_within_certainties_kept_a_grid_is_read_once_and_reads_the_same(
         return read(warped, size)
 
     monkeypatch.setattr("vision.centring._log_certainty", counted)
-    with certainties_kept(photo.image):
+    with photo_kept(photo.image):
         kept = [certainty(photo.image, grid) for grid in (truth, off, truth, off)]
         # The same numbers are the same grid; another photo is read afresh.
         again = true_grid(photo)

@@ -21,10 +21,10 @@ from vision.grid import (
     edge_crossings,
     find_grid,
     grid_from_corners,
-    line_maps_kept,
     snap_to_lines,
     stretch_to_lines,
 )
+from vision.kept import photo_kept
 
 EMPTY_19 = ["." * 19] * 19
 TILTED = [(230, 80), (590, 90), (760, 560), (50, 550)]
@@ -256,7 +256,7 @@ def test_line_maps_kept_for_one_photo_change_no_check_of_it_nor_of_another(
         return work(photo)
 
     monkeypatch.setattr(vision.grid, "_worked_line_maps", counted)
-    with line_maps_kept(image):
+    with photo_kept(image):
         kept = checks(image) + checks(image) + checks(other)
     # Worked out once for the photo kept, and each time for the other.
     assert worked.count(True) == 1 and worked.count(False) == 4

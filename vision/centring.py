@@ -29,9 +29,6 @@ them on a real board.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 import cv2
@@ -42,6 +39,7 @@ from vision.errors import VisionError
 from vision.features import BoardSampler, board_numbers, stone_features
 from vision.geometry import apply_homography, fit_homography
 from vision.grid import Grid, line_ridges
+from vision.kept import once_per_photo
 from vision.learned import (
     DOWNSAMPLE,
     board_inputs,
@@ -61,7 +59,6 @@ __all__ = [
     "OFFSETS",
     "SURER",
     "centre_on_stones",
-    "certainties_kept",
     "certainty",
     "certainty_maps",
     "fit_offset_field",
@@ -132,45 +129,17 @@ def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
 def certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     """Mean log-probability of the model's reading of every point on ``grid``.
 
-    Worked out once per grid within :func:`certainties_kept` for ``image``.
+    Worked out once per grid within :func:`vision.kept.photo_kept` for ``image``
+    (a grid is the same only where its numbers are): one detection weighs the
+    same grid many times, and on dev photos a fifth of the readings repeated one.
     """
-    kept = _KEPT.get()
-    if kept is None or kept[0] is not image:
-        return _certainty(image, grid)
-    key = (grid.image_shape, grid.homography.tobytes(), grid.intersections.tobytes())
-    known = kept[1].get(key)
-    if known is None:
-        known = kept[1][key] = _certainty(image, grid)
-    return known
+    key = ("certainty", grid.image_shape, grid.homography.tobytes(), grid.intersections.tobytes())
+    return once_per_photo(image, key, lambda: _certainty(image, grid))
 
 
 def _certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     """:func:`certainty`, worked out."""
     return float(_log_certainty(BoardSampler.for_grid(grid).warp(image), grid.size).mean())
-
-
-#: The photo being read within :func:`certainties_kept`, and each grid's
-#: certainty on it so far, by the grid's numbers.
-_KEPT: ContextVar[tuple[npt.NDArray[np.uint8], dict[tuple[Any, ...], float]] | None] = ContextVar(
-    "kept_certainties", default=None
-)
-
-
-@contextmanager
-def certainties_kept(image: npt.NDArray[np.uint8]) -> Iterator[None]:
-    """Within, :func:`certainty` works out each grid's on ``image`` once, and keeps it.
-
-    One detection weighs the same grid on the same photo many times: an
-    outline's grid at its likeliest margins when the margins are chosen, again
-    when it is centred, and again when it is scored. On dev photos a fifth of
-    the readings repeated one exactly. The photo must not change within; a grid
-    is the same only where its numbers are, so every result is as without.
-    """
-    token = _KEPT.set((image, {}))
-    try:
-        yield
-    finally:
-        _KEPT.reset(token)
 
 
 def half_cell_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:

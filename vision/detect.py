@@ -48,7 +48,6 @@ import numpy.typing as npt
 from vision.centring import (
     CERTAIN,
     centre_on_stones,
-    certainties_kept,
     certainty,
     half_cell_contrast,
     take_in_line_ends,
@@ -62,11 +61,11 @@ from vision.grid import (
     find_by_stones,
     find_faint_grid,
     find_grid,
-    line_maps_kept,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
 )
+from vision.kept import photo_kept
 from vision.outline import (
     BLURRED_CERTAINTY,
     DISTINCT_CONTRAST,
@@ -286,7 +285,7 @@ def detect_board(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
     )
     # The checks below read many grids more than once: each is read once.
-    with certainties_kept(colour), line_maps_kept(colour):
+    with photo_kept(colour):
         if found.grid is None:
             return _other_searches(colour, size, rng, found)
         return _checked_further(colour, size, rng, found)

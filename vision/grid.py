@@ -43,9 +43,6 @@ Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 import cv2
@@ -62,6 +59,7 @@ from vision.geometry import (
     fit_lattice,
     vanishing_point,
 )
+from vision.kept import once_per_photo
 from vision.lattice import (
     diagonal_sublattice,
     fit_point_lattice,
@@ -81,7 +79,6 @@ __all__ = [
     "find_faint_grid",
     "find_grid",
     "grid_from_corners",
-    "line_maps_kept",
     "line_ridges",
     "snap_to_lines",
     "stretch_to_lines",
@@ -1287,7 +1284,7 @@ def _working_copy(gray: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], f
 class _LineMaps:
     """What the checks of a placed grid read off one photo's working copy.
 
-    Worked out once per photo within :func:`line_maps_kept`, each map when first
+    Worked out once per photo within :func:`vision.kept.photo_kept`, each map when first
     asked for; nothing here may be written to.
     """
 
@@ -1334,13 +1331,8 @@ def _read_only(array: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
 
 
 def _line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
-    """The line maps of ``image``: kept for the photo within :func:`line_maps_kept`."""
-    kept = _KEPT_MAPS.get()
-    if kept is None or kept[0] is not image:
-        return _worked_line_maps(image)
-    if not kept[1]:
-        kept[1].append(_worked_line_maps(image))
-    return kept[1][0]
+    """The line maps of ``image``: kept for the photo within :func:`vision.kept.photo_kept`."""
+    return once_per_photo(image, "line maps", lambda: _worked_line_maps(image))
 
 
 def _worked_line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
@@ -1356,28 +1348,6 @@ def _worked_line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
         response=response,
         threshold=float(threshold),
     )
-
-
-#: The photo whose line maps are kept within :func:`line_maps_kept`, and its maps.
-_KEPT_MAPS: ContextVar[tuple[npt.NDArray[np.uint8], list[_LineMaps]] | None] = ContextVar(
-    "kept_line_maps", default=None
-)
-
-
-@contextmanager
-def line_maps_kept(image: npt.NDArray[np.uint8]) -> Iterator[None]:
-    """Within, the checks of a placed grid on ``image`` share one working copy's line maps.
-
-    Snapping, stretching and counting the crossings at a grid's edges each read
-    the photo's line response; an unsure placement is checked by several of
-    them, several times. The photo must not change within; every result is as
-    without.
-    """
-    token = _KEPT_MAPS.set((image, []))
-    try:
-        yield
-    finally:
-        _KEPT_MAPS.reset(token)
 
 
 def _image_grid(
