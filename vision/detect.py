@@ -192,13 +192,16 @@ STRETCH_CLEARER = 0.2
 STRETCH_ROUNDS = 2
 #: Line crossings (:func:`vision.grid.find_grid`'s mean evidence) under which a
 #: grid whose stones read near certain is still checked against the board's
-#: outline for clearer lines. Dev photos (hard synthetic, seeds 777, 555 and 333):
-#: 254 grids read within ``OUTLINE_SURER`` of certain with crossings under
-#: ``SURE_EVIDENCE``, 4 of them misplaced (crossings 0.32 to 0.51); under 0.55,
-#: 139 are checked, 2 misplaced boards (empty and sparse, a line off) are read
-#: right from their outline and none placed right is lost, at lines clearer by
-#: 0.1 to 0.2 with or without the stones' contrast (which is why it is not asked).
-FAINT_EVIDENCE = 0.55
+#: outline for clearer lines: on a sparse board a window a line off reads its
+#: few stones as surely. Where it runs, the check takes most of a photo's time:
+#: on dev seeds 2468 and 1357, 117 such grids under 0.55 were checked, 0.9 s
+#: each. With none checked, the five dev seeds (hard synthetic, 2468, 1357,
+#: 333, 555 and 777) read the same but for one board misplaced, 777 #52
+#: (crossings 0.32, its window a line off; stretched onto the lines, a corner
+#: stays off), and 1357 #205 (0.34) 3 points worse (an arm's shadow read as
+#: stones). The rest are now laid on their lines by the stretch and the
+#: window's moves that follow (:func:`_laid_on_board`).
+FAINT_EVIDENCE = 0.35
 #: Most confidence given a grid whose lines were seen only on an equalised copy
 #: of the photo (:func:`vision.grid.find_faint_grid`), as a stones' lattice gets
 #: at most half: equalising raises the grain and the floor's joints with the
