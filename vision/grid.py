@@ -1326,6 +1326,7 @@ class _LineMaps:
 
 
 def _read_only(array: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """``array`` itself, no longer writable: it is shared by every check of the photo."""
     array.setflags(write=False)
     return array
 
@@ -1336,6 +1337,7 @@ def _line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
 
 
 def _worked_line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
+    """:func:`_line_maps`, worked out: the working copy's black-hat and its Otsu threshold."""
     gray = _check_image(image)
     work, scale = _working_copy(gray)
     response = line_response(work, width=LINE_WIDTH)
