@@ -174,6 +174,22 @@ def test_stone_centres_are_the_discs_centres() -> None:
     assert 11 < radius < 16
 
 
+def test_stone_centres_of_both_colours_in_one_pass_are_the_same_discs() -> None:
+    # The detector thresholds once for both colours and sorts by colour after:
+    # taken together, separate discs come out where the two passes put them.
+    image = np.full((300, 300), 160, np.uint8)
+    jitter = np.random.default_rng(5).uniform(-8, 8, size=(12, 2))
+    for k, (dx, dy) in enumerate(jitter):
+        x, y = 45 + 70 * (k % 4) + dx, 60 + 90 * (k // 4) + dy
+        cv2.circle(image, (int(x), int(y)), 12, 20 if k % 3 else 240, -1, lineType=cv2.LINE_AA)
+    apart, radius_apart = stone_centres(image)
+    together, radius_together = stone_centres(image, together=True)
+    assert len(together) == len(apart) > 0
+    distances = np.linalg.norm(together[:, None] - apart[None], axis=-1).min(axis=0)
+    assert distances.max() < 1e-6
+    assert radius_together == radius_apart
+
+
 @pytest.mark.parametrize("index", [173, 186, 235])
 def test_a_crowded_board_the_lines_misplace_is_read_from_its_stones_lattice(index: int) -> None:
     # Hard synthetic run 555: nearly full boards whose seams pass for lines.
