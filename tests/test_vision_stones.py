@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import cv2
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from tests.vision_synthetic import draw_board
@@ -22,8 +19,6 @@ from vision.features import (
     StoneFeatures,
     _local_board,
     board_numbers,
-    median,
-    medians,
     stone_features,
 )
 from vision.geometry import apply_homography
@@ -185,32 +180,6 @@ def test_a_frame_of_another_size_is_refused() -> None:
 )
 def test_rule_hints_flag_impossible_readings(board: list[str], expected: tuple[str, ...]) -> None:
     assert suspicions(board) == expected
-
-
-@pytest.mark.parametrize("shape", [(1,), (2,), (361,), (400,), (19, 19), (20, 20)])
-@pytest.mark.parametrize("dtype", [np.float64, np.float32])
-def test_median_gives_numpys_median_exactly(shape: tuple[int, ...], dtype: type) -> None:
-    rng = np.random.default_rng(7)
-    values: npt.NDArray[np.floating[Any]] = rng.normal(size=shape).astype(dtype)
-    assert median(values) == float(np.median(values))
-    rounded = np.round(values * 4.0)  # ties, as brightness in whole grey levels has
-    assert median(rounded) == float(np.median(rounded))
-
-
-def test_the_median_of_nothing_is_nan() -> None:
-    assert np.isnan(median(np.empty(0)))
-
-
-@pytest.mark.parametrize("dtype", [np.uint8, np.float32, np.float64])
-@pytest.mark.parametrize("count", [29, 32])  # one middle value, or two to average
-def test_medians_along_the_last_axis_are_each_rows_median(dtype: type, count: int) -> None:
-    rng = np.random.default_rng(8)
-    values = (rng.random((3, 4, count)) * 200).astype(dtype)
-    expected = [
-        [median(row.astype(np.float64) if dtype is np.uint8 else row) for row in rows]
-        for rows in values
-    ]
-    assert medians(values).tolist() == expected
 
 
 def test_many_boards_read_at_once_read_as_each_alone() -> None:

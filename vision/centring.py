@@ -48,6 +48,7 @@ from vision.learned import (
     patch_inputs,
     small_channels,
 )
+from vision.robust import median, medians
 from vision.stones import read_stones
 
 __all__ = [
@@ -468,9 +469,9 @@ def take_in_line_ends(
         move = np.zeros(2, dtype=np.int64)
         for axis in (0, 1):  # columns (their gaps lie along the rows), then rows
             ridges = line_ridges(gray, grid.homography, crossing, along, axis=axis)
-            gap = np.median(ridges.reshape(n, n + 1, 3).mean(axis=2), axis=0)
+            gap = medians(ridges.reshape(n, n + 1, 3).mean(axis=2).T)
             before, inside, after = gap[0], gap[1:n], gap[n]
-            typical = float(np.median(inside))
+            typical = median(inside)
             if typical < ENDS_FLOOR or np.mean(inside > GAP_SHOWN * typical) < LINED_GAPS:
                 continue
             share = inside / typical

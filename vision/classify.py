@@ -22,7 +22,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.features import StoneFeatures, median
+from vision.features import StoneFeatures
+from vision.robust import median
 
 __all__ = [
     "BLACK_CEILING",

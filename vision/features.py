@@ -27,6 +27,7 @@ import numpy.typing as npt
 from vision.errors import VisionError
 from vision.geometry import apply_homography, focal_length
 from vision.grid import Grid
+from vision.robust import median, medians
 
 __all__ = [
     "CELL",
@@ -35,8 +36,6 @@ __all__ = [
     "StoneFeatures",
     "board_numbers",
     "lift_homography",
-    "median",
-    "medians",
     "stone_features",
     "washed_out",
 ]
@@ -205,40 +204,6 @@ def _disc_pixels(
     c = starts[None, :, None] + cols[None, None, :]
     shape = (count, count, rows.size)
     return np.broadcast_to(r, shape).copy(), np.broadcast_to(c, shape).copy()
-
-
-def median(values: npt.NDArray[np.floating[Any]]) -> float:
-    """The median of all ``values``, exactly as ``np.median`` gives it, in a tenth of the time.
-
-    The per-frame path takes about fifteen medians of a few hundred numbers, where
-    ``np.median``'s checks and dispatch cost more than the partition itself. NaN
-    for no values (``np.median`` warns too).
-    """
-    flat = values.ravel()
-    k = flat.size
-    if k == 0:
-        return float("nan")
-    middle = np.partition(flat, [(k - 1) // 2, k // 2])
-    return float(0.5 * (middle[(k - 1) // 2] + middle[k // 2]))
-
-
-def medians(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
-    """Median along the last axis, exactly as :func:`median` gives each, faster.
-
-    Small integers give float64; floats keep their type, as :func:`median`
-    computes in it.
-    """
-    k = values.shape[-1]
-    if values.dtype == np.uint8:
-        # A stable sort of bytes is a radix sort: twice as fast as the partition
-        # for a board's (or its 81 offsets') discs of a few dozen pixels.
-        middle = np.sort(values, axis=-1, kind="stable")
-    else:
-        middle = np.partition(values, [(k - 1) // 2, k // 2], axis=-1)
-    low, high = middle[..., (k - 1) // 2], middle[..., k // 2]
-    if values.dtype.kind in "iu":
-        low = low.astype(np.float64)
-    return np.asarray(0.5 * (low + high))
 
 
 def _board_brightness(

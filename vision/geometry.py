@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from vision.robust import median
+
 __all__ = [
     "Lattice1D",
     "apply_homography",
@@ -259,7 +261,7 @@ def fit_lattice(
     merged, mweights = merged[strong], mweights[strong]
     if len(merged) < 3:
         return None
-    line_weight = float(np.median(mweights))
+    line_weight = median(mweights)
     gaps = np.diff(merged)
     candidates = np.unique(np.round(gaps[gaps > spread / (lines * 3.0)], 6))
     best: tuple[float, Lattice1D] | None = None

@@ -67,6 +67,7 @@ from vision.lattice import (
     touching_centres,
 )
 from vision.lines import Segments, find_segments, line_response, split_families
+from vision.robust import median, medians
 
 __all__ = [
     "SIZES",
@@ -272,7 +273,7 @@ def _capped(lengths: FloatArray) -> FloatArray:
     A few long straight edges (floor tiles, a table, a ruler) must not outvote the
     many grid segments that stones cut short.
     """
-    return np.minimum(lengths, 2.0 * float(np.median(lengths)))
+    return np.minimum(lengths, 2.0 * median(lengths))
 
 
 def _normalizer(shape: tuple[int, int]) -> FloatArray:
@@ -591,7 +592,7 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
         if line is None:
             continue
         distance = np.abs(points @ line[:2] + line[2])
-        kept.append(points[distance <= max(2.0, 3.0 * float(np.median(distance)))])
+        kept.append(points[distance <= max(2.0, 3.0 * median(distance))])
     if not kept:
         return 0.0
     points = np.concatenate(kept)
@@ -1539,7 +1540,7 @@ def _respaced(
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0.0,
         )
-        profile = np.median(values, axis=1)
+        profile = medians(values)
         scores = np.minimum(np.interp(positions, across, profile), cap).mean(axis=-1)
         scores[np.abs(last - first) < RESPACE_LEAST - 1e-9] = -np.inf
         i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
@@ -1569,7 +1570,7 @@ def _lines_on_response(
         borderMode=cv2.BORDER_CONSTANT,
         borderValue=0.0,
     ).reshape(len(homographies), 2 * size, -1)
-    return np.asarray(np.median(values, axis=2), dtype=np.float64)
+    return np.asarray(medians(values), dtype=np.float64)
 
 
 def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
@@ -1663,7 +1664,7 @@ def stretch_to_lines(
     to_work = to_work_pixels @ grid.homography
     n = grid.size
     starting = _lines_on_response(response, to_work[None], n)[0]
-    cap = max(STRETCH_CAP * float(np.median(starting)), 1.0)
+    cap = max(STRETCH_CAP * median(starting), 1.0)
     start = best = float(np.minimum(starting, cap).mean())
     coarse = np.arange(-STRETCH_REACH, STRETCH_REACH + 1e-9, STRETCH_STEP)
     fine = np.arange(-5 * STRETCH_FINE, 5 * STRETCH_FINE + 1e-9, STRETCH_FINE)
@@ -1790,7 +1791,7 @@ def find_by_stones(
     if lattice is None or lattice.count < MIN_STONES:
         found = 0 if lattice is None else lattice.count
         return _failure(f"no lines, and too few stones in a lattice ({found})")
-    if float(np.median(lattice.residuals[lattice.on])) > MAX_STONE_RESIDUAL:
+    if median(lattice.residuals[lattice.on]) > MAX_STONE_RESIDUAL:
         return _failure("no lines, and the stones lie off any lattice")
     coords = lattice.coords[lattice.on].astype(np.int64)
     low, high = coords.min(axis=0), coords.max(axis=0)

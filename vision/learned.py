@@ -29,7 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.features import CELL, MARGIN, StoneFeatures, medians
+from vision.features import CELL, MARGIN, StoneFeatures
+from vision.robust import medians
 
 __all__ = [
     "DOWNSAMPLE",

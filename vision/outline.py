@@ -51,6 +51,7 @@ from vision.grid import (
     snap_to_lines,
     stretch_to_lines,
 )
+from vision.robust import median, medians
 
 __all__ = [
     "BLURRED_CERTAINTY",
@@ -324,7 +325,7 @@ def outline_grids(
     found: list[OutlineGrid] = []
     for rank, outline in enumerate(board_outlines(image, edges=edges), start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
-        cell = float(np.median(grid.spacing()))
+        cell = median(grid.spacing())
         aspect = cell_aspect(grid.homography, image.shape[:2])
         if cell < MIN_CELL or (aspect is not None and not 1 / MAX_ASPECT <= aspect <= MAX_ASPECT):
             continue
@@ -461,7 +462,7 @@ def line_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
         return 0.0
     (rows, columns), (rows_off, columns_off), spread = ridges
     on, off = np.concatenate([rows, columns]), np.concatenate([rows_off, columns_off])
-    return float(np.median(on) - np.median(off)) / spread
+    return (median(on) - median(off)) / spread
 
 
 def weaker_lines(image: npt.NDArray[np.uint8], grid: Grid) -> float:
@@ -476,7 +477,7 @@ def weaker_lines(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     if ridges is None:
         return 0.0
     on, off, spread = ridges
-    return min(float(np.median(a) - np.median(b)) / spread for a, b in zip(on, off, strict=True))
+    return min((median(a) - median(b)) / spread for a, b in zip(on, off, strict=True))
 
 
 LineRidges = tuple[FloatArray, FloatArray]
@@ -496,7 +497,7 @@ def _line_ridges(
     values = gray[inside > 0]
     if values.size == 0:
         return None
-    spread = float(np.median(np.abs(values - np.median(values)))) + 1.0
+    spread = median(np.abs(values - np.float32(median(values)))) + 1.0
     on, off = (_ridges(gray, grid.homography, grid.size, shift) for shift in (0.0, 0.5))
     return on, off, spread
 
@@ -508,11 +509,10 @@ def _ridges(
     along = (np.arange(n - 1, dtype=np.float64)[:, None] + np.array([0.25, 0.5, 0.75])).ravel()
     across = np.arange(n, dtype=np.float64) + shift
     rows, columns = (
-        np.median(
+        medians(
             line_ridges(gray, homography, across, along, axis=axis)
             .reshape(n, n - 1, 3)
-            .mean(axis=2),
-            axis=1,
+            .mean(axis=2)
         ).astype(np.float64)
         for axis in (0, 1)
     )
