@@ -1460,15 +1460,22 @@ STRETCH_CAP = 2.0
 STRETCH_SMOOTH = 1.0
 
 
-def _side_moved(homography: FloatArray, size: int, side: int, cells: float) -> FloatArray:
-    """``homography`` with one side of the N×N window moved ``cells`` along its axis.
+def _side_moves(homography: FloatArray, size: int, cells: FloatArray) -> FloatArray:
+    """``homography`` with each side of the N×N window moved each of ``cells`` along its axis.
 
-    Sides: 0 the first column, 1 the last, 2 the first row, 3 the last. The other
-    three sides stay where they are; the lines between are spaced anew in
-    perspective.
+    Returns (4 K, 3, 3): first column, last column, first row, last row (in that
+    order), each moved by every one of the K ``cells``. The other three sides
+    stay where they are; the lines between are spaced anew in perspective.
     """
-    first, last = (0.0, cells) if side % 2 else (cells, 0.0)
-    return _sides_moved(homography, size, side // 2, first, last)
+    zero = np.zeros_like(cells)
+    return np.concatenate(
+        [
+            _sides_moved(homography, size, 0, cells, zero),
+            _sides_moved(homography, size, 0, zero, cells),
+            _sides_moved(homography, size, 1, cells, zero),
+            _sides_moved(homography, size, 1, zero, cells),
+        ]
+    )
 
 
 #: Least change (cells) in the distance between its first and last lines that a
@@ -1480,24 +1487,27 @@ RESPACE_STEP = 0.05
 
 
 def _sides_moved(
-    homography: FloatArray, size: int, axis: int, first: float, last: float
+    homography: FloatArray, size: int, axis: int, first: npt.ArrayLike, last: npt.ArrayLike
 ) -> FloatArray:
     """``homography`` with its first side across ``axis`` moved ``first`` cells, its last ``last``.
 
     ``axis`` 0 moves the first and last columns along u, 1 the first and last
-    rows along v; the lines between are spaced anew in perspective.
+    rows along v; the lines between are spaced anew in perspective. The moved
+    window is a rectangle of the lattice still, so the grid is ``homography``
+    after the lattice's own stretch along that axis, ``u -> first + u (n +
+    last - first) / n``: no fit of four corners. ``first`` and ``last``
+    broadcast; one homography per pair, (..., 3, 3), scaled so that the last
+    entry is 1.
     """
     n = size - 1
-    window = np.array([[0.0, 0.0], [n, 0.0], [n, n], [0.0, n]])
-    moved = window.copy()
-    firsts, lasts = ([0, 3], [1, 2]) if axis == 0 else ([0, 1], [2, 3])
-    moved[firsts, axis] += first
-    moved[lasts, axis] += last
-    image = apply_homography(homography, moved)
-    return np.asarray(
-        cv2.getPerspectiveTransform(window.astype(np.float32), image.astype(np.float32)),
-        dtype=np.float64,
-    )
+    first, last = np.broadcast_arrays(np.asarray(first, np.float64), np.asarray(last, np.float64))
+    stretch = np.zeros((*first.shape, 3, 3))
+    stretch[..., axis, axis] = (n + last - first) / n
+    stretch[..., axis, 2] = first
+    stretch[..., 1 - axis, 1 - axis] = 1.0
+    stretch[..., 2, 2] = 1.0
+    moved = homography @ stretch
+    return np.asarray(moved / moved[..., 2:3, 2:3], dtype=np.float64)
 
 
 def _respaced(
@@ -1544,7 +1554,7 @@ def _respaced(
         scores = np.minimum(np.interp(positions, across, profile), cap).mean(axis=-1)
         scores[np.abs(last - first) < RESPACE_LEAST - 1e-9] = -np.inf
         i, j = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        moves.append(_sides_moved(homography, size, axis, float(cells[i]), float(cells[j])))
+        moves.append(_sides_moved(homography, size, axis, cells[i], cells[j]))
     return moves
 
 
@@ -1668,7 +1678,7 @@ def stretch_to_lines(
     start = best = float(np.minimum(starting, cap).mean())
     coarse = np.arange(-STRETCH_REACH, STRETCH_REACH + 1e-9, STRETCH_STEP)
     fine = np.arange(-5 * STRETCH_FINE, 5 * STRETCH_FINE + 1e-9, STRETCH_FINE)
-    window = np.array([[0.0, 0.0], [n - 1, 0.0], [n - 1, n - 1], [0.0, n - 1]])
+    window = np.array([[0.0, 0.0, 1.0], [n - 1, 0.0, 1.0], [n - 1, n - 1, 1.0], [0.0, n - 1, 1.0]])
     to_start = np.linalg.inv(to_work)
     for cells in (coarse, fine):
         for _ in range(STRETCH_MOVES):
@@ -1678,15 +1688,14 @@ def stretch_to_lines(
             else:
                 # The best move of any side: a side already on the lines, moved
                 # first, would follow the lines gone astray at the others.
-                tried = np.stack(
-                    [_side_moved(to_work, n, side, float(c)) for side in range(4) for c in cells]
-                )
+                tried = _side_moves(to_work, n, cells)
             scores = np.minimum(_lines_on_response(response, tried, n), cap).mean(axis=1)
             # Each corner stays within the reach of where it started, in the
             # starting grid's cells, over all the moves together: on a small
             # board, sides moved again and again could cross.
-            corners = np.stack([apply_homography(to_start @ h, window) for h in tried])
-            scores[np.abs(corners - window).max(axis=(1, 2)) > STRETCH_REACH + 1e-6] = -np.inf
+            mapped = (to_start @ tried) @ window.T  # (K, 3, 4): each grid's corners
+            drift = np.abs(mapped[:, :2] / mapped[:, 2:] - window.T[:2]).max(axis=(1, 2))
+            scores[drift > STRETCH_REACH + 1e-6] = -np.inf
             k = int(np.argmax(scores))
             if scores[k] <= best:
                 break
