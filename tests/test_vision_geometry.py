@@ -33,6 +33,7 @@ from vision.grid import (
     _magnified_width,
     _place_window,
     _search_once,
+    _seen_span,
     _stones_beyond,
     _undistort,
 )
@@ -382,17 +383,16 @@ def test_a_lattice_at_a_fraction_of_the_spacing_is_moved_to_the_boards(
     mask = np.maximum(_line_mask(rows=False), 0.4 * _line_mask(columns=False))
     lines = 40.0 + 20.0 * np.arange(11)
     columns, too_fine = Lattice1D(40.0, 20.0), Lattice1D(40.0, 20.0 * fraction)
-    placed = _place_window(mask, np.eye(3), (columns, too_fine), [lines, lines], 11)
+    seen = _seen_span([lines, lines])
+    placed = _place_window(mask, np.eye(3), (columns, too_fine), seen, 11)
     assert placed is not None
     (_, rows), (to_work, us, vs, _, (r0, c0)) = _at_board_spacing(
-        mask, np.eye(3), ((columns, too_fine), placed), [lines, lines], 11
+        mask, np.eye(3), ((columns, too_fine), placed), seen, 11
     )
     assert rows.spacing == 20.0
     first = apply_homography(to_work, np.array([[us[c0], vs[r0]]]))
     assert np.allclose(first, [[40.0, 40.0]])  # the window starts on the first lines
     if rounds > 1:  # a quarter of the spacing is only halfway after one round
         monkeypatch.setattr("vision.grid.MULTIPLE_ROUNDS", 1)
-        (_, rows), _ = _at_board_spacing(
-            mask, np.eye(3), ((columns, too_fine), placed), [lines, lines], 11
-        )
+        (_, rows), _ = _at_board_spacing(mask, np.eye(3), ((columns, too_fine), placed), seen, 11)
         assert rows.spacing == 10.0

@@ -997,11 +997,23 @@ PROFILE_SIDE = 512
 Placement = tuple[FloatArray, FloatArray, FloatArray, float, tuple[int, int]]
 
 
+def _seen_span(positions: list[FloatArray]) -> FloatArray:
+    """Where the lines seen lie across each axis of the straightened frame: (2, 2), (low, high).
+
+    The 1st and 99th percentiles of the segments' positions, columns then rows
+    (a stray segment off the board does not stretch it). Every lattice the
+    search tries is laid out around this span; a lattice's indices are an
+    increasing affine function of the positions, so its span in indices is this
+    one's, mapped (:meth:`Lattice1D.index`).
+    """
+    return np.array([np.percentile(pos, [1, 99]) for pos in positions])
+
+
 def _place_window(
     mask: npt.NDArray[np.float32],
     to_rect: FloatArray,
     lattices: tuple[Lattice1D, Lattice1D],
-    positions: list[FloatArray],
+    seen: FloatArray,
     size: int,
     *,
     both: bool = False,
@@ -1013,7 +1025,7 @@ def _place_window(
     the lattice is too fine for the line evidence to span. ``both`` as for
     :func:`_crossing_evidence`.
     """
-    frame = _lattice_frame(to_rect, lattices, positions, size)
+    frame = _lattice_frame(to_rect, lattices, seen, size)
     if frame is None:
         return None
     to_work, us, vs = frame
@@ -1025,22 +1037,22 @@ def _place_window(
 def _lattice_frame(
     to_rect: FloatArray,
     lattices: tuple[Lattice1D, Lattice1D],
-    positions: list[FloatArray],
+    seen: FloatArray,
     size: int,
 ) -> tuple[FloatArray, FloatArray, FloatArray] | None:
     """``(to_work, us, vs)`` of :func:`_place_window`: the lattice's points around the lines seen.
 
-    N lines either side of the lines seen, so that the N×N window can slide over
-    them; None when that is more than 8 N lines a side (too fine a lattice).
+    N lines either side of the lines seen (``seen``, :func:`_seen_span`), so that
+    the N×N window can slide over them; None when that is more than 8 N lines a
+    side (too fine a lattice).
     """
     lat_u, lat_v = lattices
-    idx_u, idx_v = lat_u.index(positions[0]), lat_v.index(positions[1])
     lattice_to_rect = np.array(
         [[lat_u.spacing, 0, lat_u.origin], [0, lat_v.spacing, lat_v.origin], [0, 0, 1.0]]
     )
     to_work = np.linalg.inv(to_rect) @ lattice_to_rect
     to_work /= to_work[2, 2]
-    (low_u, high_u), (low_v, high_v) = (np.percentile(idx, [1, 99]) for idx in (idx_u, idx_v))
+    (low_u, high_u), (low_v, high_v) = lat_u.index(seen[0]), lat_v.index(seen[1])
     us = np.arange(np.floor(low_u) - size, np.ceil(high_u) + size + 1)
     vs = np.arange(np.floor(low_v) - size, np.ceil(high_v) + size + 1)
     if max(len(us), len(vs)) > 8 * size:
@@ -1052,7 +1064,7 @@ def _best_placement(
     mask: npt.NDArray[np.float32],
     to_rect: FloatArray,
     pairs: list[tuple[Lattice1D, Lattice1D]],
-    positions: list[FloatArray],
+    seen: FloatArray,
     size: int,
     *,
     both: bool = False,
@@ -1060,7 +1072,7 @@ def _best_placement(
     """Of several lattice pairs, the one whose best window has most crossings."""
     best: tuple[tuple[Lattice1D, Lattice1D], Placement] | None = None
     for pair in pairs:
-        placed = _place_window(mask, to_rect, pair, positions, size, both=both)
+        placed = _place_window(mask, to_rect, pair, seen, size, both=both)
         if placed is not None and (best is None or placed[3] > best[1][3]):
             best = (pair, placed)
     return best
@@ -1070,7 +1082,7 @@ def _at_board_spacing(
     mask: npt.NDArray[np.float32],
     to_rect: FloatArray,
     best: tuple[tuple[Lattice1D, Lattice1D], Placement],
-    positions: list[FloatArray],
+    seen: FloatArray,
     size: int,
 ) -> tuple[tuple[Lattice1D, Lattice1D], Placement]:
     """The lattice pair moved to the board's spacing where another spacing reads clearly better.
@@ -1095,7 +1107,7 @@ def _at_board_spacing(
         if best[1][3] >= SURE_EVIDENCE:
             break
         lat_u, lat_v = best[0]
-        first = _place_window(mask, to_rect, (lat_u, lat_v), positions, size, both=True)
+        first = _place_window(mask, to_rect, (lat_u, lat_v), seen, size, both=True)
         if first is None:
             break
         bar = MULTIPLE_MARGIN * first[3]
@@ -1106,7 +1118,7 @@ def _at_board_spacing(
         ]
         again: tuple[tuple[Lattice1D, Lattice1D], Placement] | None = None
         for pair, (telling, other) in candidates:
-            frame = _lattice_frame(to_rect, pair, positions, size)
+            frame = _lattice_frame(to_rect, pair, seen, size)
             if frame is None:
                 continue
             to_work, us, vs = frame
@@ -1119,7 +1131,7 @@ def _at_board_spacing(
                 again = (pair, (to_work, us, vs, mean_evidence, (r0, c0)))
         if again is None or again[1][3] <= bar:
             break
-        switched = _place_window(mask, to_rect, again[0], positions, size)
+        switched = _place_window(mask, to_rect, again[0], seen, size)
         if switched is None or switched[3] < MIN_EVIDENCE:
             break
         best = (again[0], switched)
@@ -1143,7 +1155,7 @@ def _multiples(lattice: Lattice1D) -> list[Lattice1D]:
 def _profile_lattices(
     response: npt.NDArray[np.uint8],
     to_rect: FloatArray,
-    positions: list[FloatArray],
+    seen: FloatArray,
     size: int,
 ) -> list[tuple[Lattice1D, Lattice1D]]:
     """Lattice pairs from combs fitted to the straightened line response's profiles.
@@ -1154,8 +1166,7 @@ def _profile_lattices(
     however short their visible pieces. The best few combs per axis are paired.
     """
     spans = []
-    for pos in positions:
-        lo, hi = np.percentile(pos, [1, 99])
+    for lo, hi in seen:
         grow = 0.1 * (hi - lo)
         spans.append((float(lo - grow), float(hi + grow)))
     (x0, x1), (y0, y1) = spans
@@ -1909,19 +1920,20 @@ def _search_once(
     via_profile = 0.0
     if lattices[0] is not None and lattices[1] is not None:
         pairs.append((lattices[0], lattices[1]))
-    best = _best_placement(dilated, to_rect, pairs, positions, size)
+    seen = _seen_span(positions)
+    best = _best_placement(dilated, to_rect, pairs, seen, size)
     if best is None or best[1][3] < MIN_EVIDENCE:
         # Segments cut short by stones or blurred away may leave too few to fit
         # the spacing: fit combs to the line response summed across the
         # straightened image instead, and keep whichever placement has most crossings.
-        profiled = _profile_lattices(response, to_rect, positions, size)
-        again = _best_placement(dilated, to_rect, profiled, positions, size)
+        profiled = _profile_lattices(response, to_rect, seen, size)
+        again = _best_placement(dilated, to_rect, profiled, seen, size)
         if again is not None and (best is None or again[1][3] > best[1][3]):
             best = again
             via_profile = 1.0
     if best is None:
         return _failure("no evenly spaced lines")
-    best = _at_board_spacing(dilated, to_rect, best, positions, size)
+    best = _at_board_spacing(dilated, to_rect, best, seen, size)
     to_work, us, vs, mean_evidence, (r0, c0) = best[1]
     window_points = np.stack(
         np.meshgrid(np.arange(size, dtype=np.float64), np.arange(size, dtype=np.float64)), -1
