@@ -352,8 +352,7 @@ def _crossing_evidence(
     one (up or down) count half each, so that a line seen in one direction only
     (the other faint in a shadow) still places the board.
     """
-    uu, vv = np.meshgrid(us, vs)
-    evidence = np.zeros(uu.shape)
+    evidence = np.zeros((len(vs), len(us)))
     # Points whose samples all fall off the image have no evidence: only those
     # whose samples may fall on it are sampled. A lattice at twice or three
     # times the board's spacing, padded by N of its cells either side, lies
@@ -361,7 +360,7 @@ def _crossing_evidence(
     on = _maybe_on_image(homography, us, vs, mask.shape[:2])
     if not on.any():
         return evidence
-    u, v = uu[on], vv[on]
+    u, v = np.broadcast_to(us, on.shape)[on], np.broadcast_to(vs[:, None], on.shape)[on]
     # The points' homogeneous image coordinates, once: a point moved by (du, dv)
     # adds the homography's first two columns times (du, dv) to them. Every
     # arm's samples are taken at once: (4 arms, 3 lines, 4 steps, points). The
@@ -539,7 +538,12 @@ def _refine_lines(
     k1 = _radial_distortion(found_lines, centre, radius) if distortion else 0.0
     for family in ("row", "col"):
         seen = [p for p in samples[family] if p is not None]
-        fits = iter(_fit_lines([_undistort(p, centre, radius, k1) for p in seen]))
+        # Every line's points undistorted at once (the same numbers, point by point).
+        straight = np.split(
+            _undistort(np.concatenate(seen), centre, radius, k1) if seen else np.zeros((0, 2)),
+            np.cumsum([len(p) for p in seen])[:-1],
+        )
+        fits = iter(_fit_lines(straight if seen else []))
         for points, ends in zip(samples[family], fallback[family], strict=True):
             line = None if points is None else next(fits)
             if line is None or points is None:
