@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.stones
 from datasets.synth import SynthPhoto, render_photo
 from datasets.synth.positions import edge_case
 from vision import Grid, detect_board, grid_from_corners, read_stones
@@ -24,7 +25,7 @@ from vision.centring import (
     certainty_maps,
     fit_offset_field,
 )
-from vision.features import BoardSampler
+from vision.features import BoardSampler, StoneFeatures
 from vision.grid import find_grid
 from vision.kept import photo_kept
 
@@ -160,13 +161,13 @@ def test_within_photo_kept_a_grid_is_read_once_and_reads_the_same(
     off = _moved(truth, np.array([0.45, 0.0, 0.0, -0.4, 0.0, 0.0]))
     alone = [certainty(photo.image, grid) for grid in (truth, off)]
     reads: list[npt.NDArray[np.uint8]] = []
-    read = _log_certainty
+    read = vision.stones.stone_features
 
-    def counted(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
+    def counted(warped: npt.NDArray[np.uint8], size: int) -> StoneFeatures:
         reads.append(warped)
         return read(warped, size)
 
-    monkeypatch.setattr("vision.centring._log_certainty", counted)
+    monkeypatch.setattr("vision.stones.stone_features", counted)
     with photo_kept(photo.image):
         kept = [certainty(photo.image, grid) for grid in (truth, off, truth, off)]
         # The same numbers are the same grid; another photo is read afresh.

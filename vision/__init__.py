@@ -13,7 +13,7 @@ Pixel coordinates are OpenCV's ``(x, y)`` (x right, y down); board points are
 form (N strings, ``'.'``, ``'X'`` black, ``'O'`` white).
 """
 
-from vision.detect import detect_board
+from vision.detect import detect_board, read_board
 from vision.errors import ImageReadError, VisionError
 from vision.features import BoardSampler
 from vision.grid import SIZES, BoardDetection, Grid, grid_from_corners
@@ -30,6 +30,7 @@ __all__ = [
     "VisionError",
     "detect_board",
     "grid_from_corners",
+    "read_board",
     "read_image",
     "read_stones",
 ]

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.features import BoardSampler, board_numbers, stone_features
+from vision.features import MARGIN, board_numbers, stone_features
 from vision.geometry import apply_homography, fit_homography
 from vision.grid import Grid, line_ridges
 from vision.kept import once_per_photo
@@ -49,7 +49,7 @@ from vision.learned import (
     small_channels,
 )
 from vision.robust import median, medians
-from vision.stones import read_stones
+from vision.stones import read_stones, straightened
 
 __all__ = [
     "BEYOND",
@@ -121,7 +121,11 @@ SPILL = 0.25
 def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
     """(N, N): the log-probability of the model's reading of each point of a straightened board."""
     features = stone_features(warped, size)
-    probabilities = load_model().probabilities(patch_inputs(warped, features))
+    return _log_probability(load_model().probabilities(patch_inputs(warped, features)), size)
+
+
+def _log_probability(probabilities: npt.NDArray[np.float32], size: int) -> FloatArray:
+    """(N, N): the log-probability of the model's reading of each point, from its (N*N, 3)."""
     return np.asarray(np.log(probabilities.max(axis=1) + 1e-6), dtype=np.float64).reshape(
         size, size
     )
@@ -139,8 +143,9 @@ def certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
 
 
 def _certainty(image: npt.NDArray[np.uint8], grid: Grid) -> float:
-    """:func:`certainty`, worked out."""
-    return float(_log_certainty(BoardSampler.for_grid(grid).warp(image), grid.size).mean())
+    """:func:`certainty`, worked out (from the board straightened, kept for reading its stones)."""
+    probabilities = straightened(image, grid).probabilities
+    return float(_log_probability(probabilities, grid.size).mean())
 
 
 def half_cell_contrast(image: npt.NDArray[np.uint8], grid: Grid) -> float:
@@ -173,13 +178,13 @@ def certainty_maps(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     pixels repeated, as a move would), and its Lab conversions are crops of that
     image's. The board is warped and converted once, not once per offset, and
     the features of all the moved boards are taken together, exactly as one
-    board's would be.
+    board's would be. The board straightened is the one its certainty was read
+    from, kept (:func:`vision.stones.straightened`).
     """
     n = grid.size
-    sampler = BoardSampler.for_grid(grid)
-    warped = sampler.warp(image)
+    warped = straightened(image, grid).warped
     side = warped.shape[0]
-    shifts = OFFSETS * sampler.cell
+    shifts = OFFSETS * (side // (n + 2 * MARGIN))
     pad = int(np.max(np.abs(shifts)))
     if not np.all(shifts % DOWNSAMPLE == 0) or pad % DOWNSAMPLE:
         raise VisionError(f"offsets of {shifts.tolist()} pixels are not whole half-size pixels")

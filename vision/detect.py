@@ -80,7 +80,7 @@ from vision.outline import (
     outline_grids,
     weaker_lines,
 )
-from vision.stones import read_stones
+from vision.stones import StoneReading, read_stones
 
 __all__ = [
     "BARE_CONTRAST",
@@ -96,6 +96,7 @@ __all__ = [
     "STRETCH_SURER",
     "UNSURE_READING",
     "detect_board",
+    "read_board",
 ]
 
 #: The stones' mean log-probability per point (:func:`vision.centring.certainty`)
@@ -292,6 +293,31 @@ def detect_board(
         if found.grid is None:
             return _other_searches(colour, size, rng, found)
         return _checked_further(colour, size, rng, found)
+
+
+def read_board(
+    image: npt.NDArray[np.uint8],
+    *,
+    size: int = 19,
+    corners: npt.ArrayLike | None = None,
+    rng: np.random.Generator | None = None,
+) -> tuple[BoardDetection, StoneReading | None]:
+    """Find a board's grid in a photo and read its stones: one photo read whole.
+
+    :func:`detect_board`, then :func:`vision.stones.read_stones` on the grid it
+    found (None where it found none), sharing their work: a detection that
+    checked its grid against the stones has straightened the board and weighed
+    it already, and the line maps it drew are kept for the whole reading. The
+    same results as the two called one after the other.
+    """
+    colour = np.asarray(
+        image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
+    )
+    with photo_kept(colour):
+        detection = detect_board(colour, size=size, corners=corners, rng=rng)
+        if detection.grid is None:
+            return detection, None
+        return detection, read_stones(colour, detection.grid)
 
 
 def _checked_further(

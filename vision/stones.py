@@ -25,9 +25,10 @@ import numpy.typing as npt
 
 from vision.classify import classify
 from vision.errors import VisionError
-from vision.features import BoardSampler, stone_features, washed_out
+from vision.features import BoardSampler, StoneFeatures, stone_features, washed_out
 from vision.grid import Grid
 from vision.hints import suspicions
+from vision.kept import recent_per_photo
 from vision.learned import LABELS, load_model, patch_inputs
 
 __all__ = [
@@ -41,8 +42,10 @@ __all__ = [
     "READERS",
     "WASHED_CONFIDENCE",
     "StoneReading",
+    "Straightened",
     "combine",
     "read_stones",
+    "straightened",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -153,6 +156,43 @@ def _learned(
     return labels, sure
 
 
+@dataclass(frozen=True, eq=False)
+class Straightened:
+    """A grid's board straightened out of a photo, its points' features and the model's reading."""
+
+    #: From :meth:`BoardSampler.warp`.
+    warped: npt.NDArray[np.uint8]
+    #: From :func:`vision.features.stone_features`.
+    features: StoneFeatures
+    #: (N*N, 3), float32: the model's probabilities, classes in ``LABELS`` order.
+    probabilities: npt.NDArray[np.float32]
+
+
+#: Straightened boards kept per photo within :func:`vision.kept.photo_kept`.
+#: A detection reads its grid's stones last, or one of the few grids around it
+#: (moved half a cell, its window a line over) just after; a board is 0.7 MB.
+STRAIGHTENED_KEPT = 8
+
+
+def straightened(image: npt.NDArray[np.uint8], grid: Grid) -> Straightened:
+    """``grid``'s board straightened out of ``image``, its features, and the model's reading.
+
+    What both a detection's certainty (:func:`vision.centring.certainty`) and the
+    reading of the stones start from: within :func:`vision.kept.photo_kept`, the
+    last ``STRAIGHTENED_KEPT`` grids' are kept, so that reading the stones of the
+    grid a detection settled on does not straighten and weigh it again.
+    """
+    key = (grid.image_shape, grid.homography.tobytes(), grid.intersections.tobytes())
+
+    def make() -> Straightened:
+        warped = BoardSampler.for_grid(grid).warp(image)
+        features = stone_features(warped, grid.size)
+        probabilities = load_model().probabilities(patch_inputs(warped, features))
+        return Straightened(warped, features, probabilities)
+
+    return recent_per_photo(image, "straightened", key, make, last=STRAIGHTENED_KEPT)
+
+
 def read_stones(
     image: npt.NDArray[np.uint8], grid: Grid | BoardSampler, *, reader: str = "combined"
 ) -> StoneReading:
@@ -179,18 +219,22 @@ def read_stones(
     """
     if reader not in READERS:
         raise VisionError(f"unknown stone reader {reader!r}; expected one of {', '.join(READERS)}")
-    sampler = grid if isinstance(grid, BoardSampler) else BoardSampler.for_grid(grid)
-    warped = sampler.warp(image)
-    size = sampler.grid.size
-    features = stone_features(warped, size)
+    if isinstance(grid, Grid) and reader != "classical":
+        seen = straightened(image, grid)
+        warped, features, size = seen.warped, seen.features, grid.size
+        probabilities = seen.probabilities
+    else:
+        sampler = grid if isinstance(grid, BoardSampler) else BoardSampler.for_grid(grid)
+        warped = sampler.warp(image)
+        size = sampler.grid.size
+        features = stone_features(warped, size)
+        if reader != "classical":
+            probabilities = load_model().probabilities(patch_inputs(warped, features))
     if reader == "learned":
-        labels, confidence = _learned(
-            load_model().probabilities(patch_inputs(warped, features)), size
-        )
+        labels, confidence = _learned(probabilities, size)
     else:
         labels, confidence = classify(features)
         if reader == "combined":
-            probabilities = load_model().probabilities(patch_inputs(warped, features))
             labels, confidence = combine(labels, confidence, probabilities)
     board = tuple("".join(row) for row in labels)
     hints = suspicions(board)

@@ -42,7 +42,14 @@ import numpy as np
 import numpy.typing as npt
 
 from datasets.real import photo_cases
-from vision import BoardDetection, BoardSampler, detect_board, read_image, read_stones
+from vision import (
+    BoardDetection,
+    BoardSampler,
+    detect_board,
+    read_board,
+    read_image,
+    read_stones,
+)
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -173,9 +180,7 @@ def run_real(args: argparse.Namespace) -> int:
                 peer_b.append(mean_peer_ms(image, sampler))
         hd = full_hd(image)
         start = time.perf_counter()
-        found = detect_board(hd, size=case.size)
-        if found.grid is not None:
-            read_stones(hd, found.grid)
+        read_board(hd, size=case.size)
         full_ms[case.folder].append(_ms(start))
         peer_a.append(hough_peer_ms(hd))
     table = [["dataset", "photos right", "points right", "(a) ms", "(b) ms"]]
@@ -334,8 +339,7 @@ def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
     image = read_image(path.with_suffix(".jpg"))
     size = int(truth["board_size"] or 19)
     start = time.perf_counter()
-    detection = detect_board(image, size=size)
-    reading = read_stones(image, detection.grid) if detection.grid is not None else None
+    detection, reading = read_board(image, size=size)
     ms = _ms(start)
     peer = hough_peer_ms(image)
     look = None if truth["board"] is None else str(truth["params"]["board_look"]["style"])

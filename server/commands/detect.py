@@ -16,7 +16,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision import SIZES, VisionError, detect_board, read_image, read_stones
+from vision import SIZES, VisionError, read_board, read_image
 from vision.draw import draw_reading
 from vision.stones import EVEN_ODDS
 
@@ -59,10 +59,9 @@ def detect_one(
         image = read_image(path)
     except VisionError as error:
         return {"image": path, "error": str(error)}
-    detection = detect_board(image, size=size, corners=corners)
-    if detection.grid is None:
+    detection, reading = read_board(image, size=size, corners=corners)
+    if detection.grid is None or reading is None:
         return {"image": path, "error": detection.reason}
-    reading = read_stones(image, detection.grid)
     if draw is not None:
         picture = draw_reading(
             image, detection.grid, board=reading.board, unsure=reading.confidence < EVEN_ODDS
