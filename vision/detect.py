@@ -280,19 +280,22 @@ def detect_board(
         If the image is not a uint8 array of a supported shape, or ``size`` is not
         supported.
     """
-    found = find_grid(image, size=size, corners=corners, rng=rng)
-    if corners is not None or (found.grid is None and not found.details.get("searched")):
-        return found
-    if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
-        return found
-    colour = np.asarray(
-        image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
-    )
-    # The checks below read many grids more than once: each is read once.
-    with photo_kept(colour):
-        if found.grid is None:
-            return _other_searches(colour, size, rng, found)
-        return _checked_further(colour, size, rng, found)
+    # The checks below read many grids more than once, and the line maps the
+    # search drew: each is worked out once (a grey photo's checks read a colour
+    # copy, which keeps its own).
+    with photo_kept(image):
+        found = find_grid(image, size=size, corners=corners, rng=rng)
+        if corners is not None or (found.grid is None and not found.details.get("searched")):
+            return found
+        if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
+            return found
+        colour = np.asarray(
+            image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
+        )
+        with photo_kept(colour):
+            if found.grid is None:
+                return _other_searches(colour, size, rng, found)
+            return _checked_further(colour, size, rng, found)
 
 
 def read_board(

@@ -746,7 +746,9 @@ def find_grid(
     if float(gray[::4, ::4].std()) < 2.0:
         return _failure("the image is blank (no contrast at all)")
     rng = np.random.default_rng(0) if rng is None else rng
-    found = _search(gray, size=size, rng=rng)
+    # The line response the search starts from is the photo's line maps' (kept
+    # for the checks after it, within vision.kept.photo_kept).
+    found = _search(gray, size=size, rng=rng, response=_line_maps(image, gray).response)
     if found:
         return found
     # A photo searched in vain (not blank, not too small) may still show a board
@@ -778,20 +780,28 @@ def _board_region(response: npt.NDArray[np.uint8]) -> tuple[int, int, int, int]:
     return x0, y0, x0 + w, y0 + h
 
 
-def _search(gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator) -> BoardDetection:
+def _search(
+    gray: npt.NDArray[np.uint8],
+    *,
+    size: int,
+    rng: np.random.Generator,
+    response: npt.NDArray[np.uint8] | None = None,
+) -> BoardDetection:
     """The line searches of :func:`_line_searches`, the stones' lattice, then wider lines.
+
+    ``response``: the line response of ``gray``'s working copy, where already drawn.
 
     Wider lines last (:func:`_widened_search`): on dev photos, tried before the
     stones' lattice they placed a board it reads right one point worse (1357 #208,
     a corner 0.22 cells off against 0.13).
     """
-    found = _line_searches(gray, size=size, rng=rng)
+    found = _line_searches(gray, size=size, rng=rng, response=response)
     if found:
         return found
     by_stones = find_by_stones(gray, size=size)
     if by_stones:
         return by_stones
-    widened = _widened_search(gray, size=size, rng=rng)
+    widened = _widened_search(gray, size=size, rng=rng, response=response)
     return found if widened is None else widened
 
 
@@ -801,6 +811,7 @@ def _line_searches(
     size: int,
     rng: np.random.Generator,
     line_width: int = LINE_WIDTH,
+    response: npt.NDArray[np.uint8] | None = None,
 ) -> BoardDetection:
     """The grid search on the whole image, then on the board's region, then for faint lines.
 
@@ -809,12 +820,13 @@ def _line_searches(
     crossings, scaled up to the working size. Lines blurred (focus, motion) or too
     faint for the line threshold are sought last, on a smoothed image with a lower
     threshold, first on the whole image and then on the region. Returns the first
-    grid found, or the first search's failure.
+    grid found, or the first search's failure. ``response``: the line response
+    of ``gray``'s working copy at ``line_width``, where already drawn.
     """
-    found = _search_once(gray, size=size, rng=rng, line_width=line_width)
+    found = _search_once(gray, size=size, rng=rng, line_width=line_width, response=response)
     if found:
         return found
-    region = _region_crop(gray, line_width=line_width)
+    region = _region_crop(gray, line_width=line_width, response=response)
     if region is not None:
         again = _search_in(gray, region, size=size, rng=rng, line_width=line_width)
         if again:
@@ -840,16 +852,21 @@ def _line_searches(
 
 
 def _widened_search(
-    gray: npt.NDArray[np.uint8], *, size: int, rng: np.random.Generator
+    gray: npt.NDArray[np.uint8],
+    *,
+    size: int,
+    rng: np.random.Generator,
+    response: npt.NDArray[np.uint8] | None = None,
 ) -> BoardDetection | None:
     """The line searches on the board's region with the line filter widened, or None.
 
     The crop is scaled up to the working size, and the board's lines with it: a
     small board's lines, blurred a little, come out wider than the line filter
     and no longer respond as lines. The filter is widened by as much
-    (:func:`_magnified_width`); ``details["widened"]`` is its width.
+    (:func:`_magnified_width`); ``details["widened"]`` is its width. ``response``
+    as for :func:`_line_searches`, at ``LINE_WIDTH``.
     """
-    region = _region_crop(gray)
+    region = _region_crop(gray, response=response)
     if region is None:
         return None
     wider = _magnified_width(gray.shape, region, LINE_WIDTH)
@@ -942,15 +959,21 @@ def find_faint_grid(
 
 
 def _region_crop(
-    gray: npt.NDArray[np.uint8], *, line_width: int = LINE_WIDTH
+    gray: npt.NDArray[np.uint8],
+    *,
+    line_width: int = LINE_WIDTH,
+    response: npt.NDArray[np.uint8] | None = None,
 ) -> tuple[int, int, int, int] | None:
     """``(left, top, right, bottom)`` around the region densest in line crossings.
 
     None when that region is most of the image anyway, or too small to search.
+    ``response`` as for :func:`_line_searches`.
     """
     height, width = gray.shape
     work, scale = _working_copy(gray)
-    x0, y0, x1, y1 = (v / scale for v in _board_region(line_response(work, width=line_width)))
+    if response is None:
+        response = line_response(work, width=line_width)
+    x0, y0, x1, y1 = (v / scale for v in _board_region(response))
     grow = REGION_GROWTH * max(x1 - x0, y1 - y0)
     left, top = max(0, int(x0 - grow)), max(0, int(y0 - grow))
     right, bottom = min(width, int(np.ceil(x1 + grow))), min(height, int(np.ceil(y1 + grow)))
@@ -1349,14 +1372,21 @@ def _read_only(array: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
     return array
 
 
-def _line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
-    """The line maps of ``image``: kept for the photo within :func:`vision.kept.photo_kept`."""
-    return once_per_photo(image, "line maps", lambda: _worked_line_maps(image))
+def _line_maps(
+    image: npt.NDArray[np.uint8], gray: npt.NDArray[np.uint8] | None = None
+) -> _LineMaps:
+    """The line maps of ``image``: kept for the photo within :func:`vision.kept.photo_kept`.
+
+    ``gray``: its grey copy, where already made.
+    """
+    return once_per_photo(
+        image, "line maps", lambda: _worked_line_maps(_check_image(image) if gray is None else gray)
+    )
 
 
-def _worked_line_maps(image: npt.NDArray[np.uint8]) -> _LineMaps:
-    """:func:`_line_maps`, worked out: the working copy's black-hat and its Otsu threshold."""
-    gray = _check_image(image)
+def _worked_line_maps(gray: npt.NDArray[np.uint8]) -> _LineMaps:
+    """:func:`_line_maps`, worked out from the photo's grey copy: the working copy's
+    black-hat and its Otsu threshold."""
     work, scale = _working_copy(gray)
     response = line_response(work, width=LINE_WIDTH)
     response.setflags(write=False)
@@ -1880,8 +1910,13 @@ def _search_once(
     floor: float = LINE_FLOOR,
     equalize: bool = False,
     line_width: int = LINE_WIDTH,
+    response: npt.NDArray[np.uint8] | None = None,
 ) -> BoardDetection:
-    """The automatic grid search on one image (see the module docstring)."""
+    """The automatic grid search on one image (see the module docstring).
+
+    ``response``: the line response of ``gray``'s working copy at ``line_width``,
+    where already drawn (used with no ``smooth`` nor ``equalize`` only).
+    """
     height, width = gray.shape
     work, scale = _working_copy(gray)
     if equalize:
@@ -1889,7 +1924,8 @@ def _search_once(
         work = np.asarray(clahe.apply(work), dtype=np.uint8)
     if smooth > 0:
         work = np.asarray(cv2.GaussianBlur(work, (0, 0), smooth), dtype=np.uint8)
-    response = line_response(work, width=line_width)
+    if response is None or smooth > 0 or equalize:
+        response = line_response(work, width=line_width)
     threshold, _ = cv2.threshold(response, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
     threshold = max(threshold, floor)
     mask = (response > threshold).astype(np.uint8) * 255
