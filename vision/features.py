@@ -134,10 +134,7 @@ class BoardSampler:
             np.float32
         )
         if np.any(residual):  # a plain homography's grid has none
-            fx, fy = np.meshgrid(
-                np.clip(coords, 0, n - 1).astype(np.float32),
-                np.clip(coords, 0, n - 1).astype(np.float32),
-            )
+            fx, fy = _residual_maps(n, cell)
             x += cv2.remap(residual[..., 0], fx, fy, cv2.INTER_LINEAR)
             y += cv2.remap(residual[..., 1], fx, fy, cv2.INTER_LINEAR)
         # Each coordinate its own map, as convertMaps takes them: stacked into one
@@ -178,6 +175,21 @@ class StoneFeatures:
     #: The local board's brightness (Lab L, 0..255) at each intersection, which
     #: :mod:`vision.learned` normalises its patches by; None for features made by hand.
     board: FloatArray | None = field(default=None)
+
+
+@functools.cache
+def _residual_maps(size: int, cell: int) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Where each pixel of a straightened board lies among its N×N points: (u, v) maps.
+
+    Clipped to the points (the margin takes the outer points' residuals).
+    Cached, read-only: every grid of one size and cell shares them.
+    """
+    coords = (np.arange((size + 2 * MARGIN) * cell, dtype=np.float64) - (cell - 1) / 2.0) / cell
+    inside = np.clip(coords - MARGIN, 0, size - 1).astype(np.float32)
+    fx, fy = np.meshgrid(inside, inside)
+    fx.setflags(write=False)
+    fy.setflags(write=False)
+    return fx, fy
 
 
 @functools.cache
