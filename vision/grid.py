@@ -360,7 +360,8 @@ def _crossing_evidence(
     on = _maybe_on_image(homography, us, vs, mask.shape[:2])
     if not on.any():
         return evidence
-    u, v = np.broadcast_to(us, on.shape)[on], np.broadcast_to(vs[:, None], on.shape)[on]
+    u = np.broadcast_to(np.asarray(us, dtype=np.float64), on.shape)[on]
+    v = np.broadcast_to(np.asarray(vs, dtype=np.float64)[:, None], on.shape)[on]
     # The points' homogeneous image coordinates, once: a point moved by (du, dv)
     # adds the homography's first two columns times (du, dv) to them. Every
     # arm's samples are taken at once: (4 arms, 3 lines, 4 steps, points). The
