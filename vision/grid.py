@@ -564,8 +564,14 @@ def _refine_lines(
     return out, weight, found_total / max(tried_total, 1)
 
 
-def _undistort(points: FloatArray, centre: FloatArray, radius: float, k1: float) -> FloatArray:
-    """Remove one-parameter radial (barrel or pincushion) lens distortion."""
+def _undistort(
+    points: FloatArray, centre: FloatArray, radius: float, k1: float | FloatArray
+) -> FloatArray:
+    """Remove one-parameter radial (barrel or pincushion) lens distortion.
+
+    ``k1`` may be an array that broadcasts with ``points``' leading axes (one
+    coefficient per set of points).
+    """
     offset = (points - centre) / radius
     r2 = np.sum(offset**2, axis=-1, keepdims=True)
     return np.asarray(centre + offset * (1.0 + k1 * r2) * radius, dtype=np.float64)
@@ -603,18 +609,22 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
     points = np.concatenate(kept)
     label = np.concatenate([np.full(len(p), i) for i, p in enumerate(kept)])
     count = np.bincount(label).astype(np.float64)
-    costs = []
     candidates = np.linspace(-0.2, 0.2, 21)
-    for k1 in candidates:
-        u = _undistort(points, centre, radius, float(k1))
-        # Per line, the smaller eigenvalue of the 2×2 scatter: squared distance to
-        # the best straight line through its points.
-        mx = np.bincount(label, u[:, 0]) / count
-        my = np.bincount(label, u[:, 1]) / count
-        dx, dy = u[:, 0] - mx[label], u[:, 1] - my[label]
-        sxx, syy, sxy = (np.bincount(label, w) for w in (dx * dx, dy * dy, dx * dy))
-        smallest = 0.5 * (sxx + syy - np.sqrt((sxx - syy) ** 2 + 4.0 * sxy**2))
-        costs.append(float(smallest.sum()))
+    # Every candidate at once, each line of each candidate its own bin (bins
+    # summed in the points' order, as one candidate alone sums them).
+    sets = len(kept)
+    u = _undistort(points[None], centre, radius, candidates[:, None, None])
+    bins = (label + sets * np.arange(len(candidates))[:, None]).ravel()
+    total = sets * len(candidates)
+    counts = np.tile(count, len(candidates))
+    mx = np.bincount(bins, u[..., 0].ravel(), total) / counts
+    my = np.bincount(bins, u[..., 1].ravel(), total) / counts
+    dx, dy = u[..., 0].ravel() - mx[bins], u[..., 1].ravel() - my[bins]
+    sxx, syy, sxy = (np.bincount(bins, w, total) for w in (dx * dx, dy * dy, dx * dy))
+    # Per line, the smaller eigenvalue of the 2×2 scatter: squared distance to
+    # the best sets line through its points.
+    smallest = 0.5 * (sxx + syy - np.sqrt((sxx - syy) ** 2 + 4.0 * sxy**2))
+    costs = [float(row.sum()) for row in smallest.reshape(len(candidates), sets)]
     best = int(np.argmin(costs))
     best_k, best_cost = float(candidates[best]), costs[best]
     straight = costs[len(candidates) // 2]
