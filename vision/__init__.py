@@ -2,7 +2,7 @@
 
 Typical use::
 
-    detection = detect_board(image, size=19)
+    detection, reading = read_board(photo, size=19)   # one photo, read whole
     if not detection:
         print(detection.reason)
     sampler = BoardSampler.for_grid(detection.grid)   # once per camera position
