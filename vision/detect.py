@@ -309,9 +309,9 @@ def read_board(
 
     :func:`detect_board`, then :func:`vision.stones.read_stones` on the grid it
     found (None where it found none), sharing their work: a detection that
-    checked its grid against the stones has straightened the board and weighed
-    it already, and the line maps it drew are kept for the whole reading. The
-    same results as the two called one after the other.
+    checked its grid against the stones has straightened that board and
+    weighed it already (:func:`vision.stones.straightened`). The same results
+    as the two called one after the other.
     """
     colour = np.asarray(
         image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
