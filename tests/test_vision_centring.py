@@ -18,18 +18,25 @@ from vision.centring import (
     OFFSETS,
     SURER,
     _field,
-    _log_certainty,
+    _log_probability,
     _moved,
     centre_on_stones,
     certainty,
     certainty_maps,
     fit_offset_field,
 )
-from vision.features import BoardSampler, StoneFeatures
+from vision.features import BoardSampler, StoneFeatures, stone_features
 from vision.grid import find_grid
 from vision.kept import photo_kept
+from vision.learned import load_model, patch_inputs
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
+    """(N, N): the model's log-probability of its reading of one straightened board alone."""
+    features = stone_features(warped, size)
+    return _log_probability(load_model().probabilities(patch_inputs(warped, features)), size)
 
 
 @functools.cache
@@ -91,7 +98,7 @@ def test_a_grid_read_near_certain_is_kept_without_reading_its_offsets(
 ) -> None:
     photo = crowded_photo(12)
     truth = true_grid(photo)
-    now = float(_log_certainty(BoardSampler.for_grid(truth).warp(photo.image), 19).mean())
+    now = float(log_certainty(BoardSampler.for_grid(truth).warp(photo.image), 19).mean())
     assert now + SURER >= CERTAIN  # no offset could read surer by SURER
     _, best = fit_offset_field(certainty_maps(photo.image, truth))
     assert best - now <= SURER  # and indeed none does
@@ -150,7 +157,7 @@ def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        np.testing.assert_array_equal(maps[a, b], _log_certainty(moved, 19))
+        np.testing.assert_array_equal(maps[a, b], log_certainty(moved, 19))
 
 
 def test_within_photo_kept_a_grid_is_read_once_and_reads_the_same(

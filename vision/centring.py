@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
-from vision.features import MARGIN, board_numbers, stone_features
+from vision.features import MARGIN, board_numbers
 from vision.geometry import apply_homography, fit_homography
 from vision.grid import Grid, line_ridges
 from vision.kept import once_per_photo
@@ -45,7 +45,6 @@ from vision.learned import (
     board_inputs,
     half_size_lab,
     load_model,
-    patch_inputs,
     small_channels,
 )
 from vision.robust import median, medians
@@ -116,12 +115,6 @@ MIXED = 2
 #: misplaced (and no photo of the two seeds changed); at a quarter, they alone
 #: changed, and no photo of seeds 333, 555 or the held-out seeds.
 SPILL = 0.25
-
-
-def _log_certainty(warped: npt.NDArray[np.uint8], size: int) -> FloatArray:
-    """(N, N): the log-probability of the model's reading of each point of a straightened board."""
-    features = stone_features(warped, size)
-    return _log_probability(load_model().probabilities(patch_inputs(warped, features)), size)
 
 
 def _log_probability(probabilities: npt.NDArray[np.float32], size: int) -> FloatArray:

@@ -536,11 +536,15 @@ def _refine_lines(
     for family in ("row", "col"):
         seen = [p for p in samples[family] if p is not None]
         # Every line's points undistorted at once (the same numbers, point by point).
-        straight = np.split(
-            _undistort(np.concatenate(seen), centre, radius, k1) if seen else np.zeros((0, 2)),
-            np.cumsum([len(p) for p in seen])[:-1],
+        straight = (
+            np.split(
+                _undistort(np.concatenate(seen), centre, radius, k1),
+                np.cumsum([len(p) for p in seen])[:-1],
+            )
+            if seen
+            else []
         )
-        fits = iter(_fit_lines(straight if seen else []))
+        fits = iter(_fit_lines(straight))
         for points, ends in zip(samples[family], fallback[family], strict=True):
             line = None if points is None else next(fits)
             if line is None or points is None:
@@ -618,7 +622,7 @@ def _radial_distortion(lines: list[FloatArray], centre: FloatArray, radius: floa
     dx, dy = u[..., 0].ravel() - mx[bins], u[..., 1].ravel() - my[bins]
     sxx, syy, sxy = (np.bincount(bins, w, total) for w in (dx * dx, dy * dy, dx * dy))
     # Per line, the smaller eigenvalue of the 2×2 scatter: squared distance to
-    # the best sets line through its points.
+    # the best straight line through its points.
     smallest = 0.5 * (sxx + syy - np.sqrt((sxx - syy) ** 2 + 4.0 * sxy**2))
     costs = [float(row.sum()) for row in smallest.reshape(len(candidates), sets)]
     best = int(np.argmin(costs))
@@ -1392,8 +1396,7 @@ def _line_maps(
 
 
 def _worked_line_maps(gray: npt.NDArray[np.uint8]) -> _LineMaps:
-    """:func:`_line_maps`, worked out from the photo's grey copy: the working copy's
-    black-hat and its Otsu threshold."""
+    """:func:`_line_maps`, worked out from the grey copy: the black-hat and its Otsu threshold."""
     work, scale = _working_copy(gray)
     response = line_response(work, width=LINE_WIDTH)
     response.setflags(write=False)
