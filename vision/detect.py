@@ -57,7 +57,6 @@ from vision.grid import (
     SURE_EVIDENCE,
     BoardDetection,
     Grid,
-    doubled_spacings,
     find_blurred_grid,
     find_by_stones,
     find_faint_grid,
@@ -204,17 +203,6 @@ STRETCH_ROUNDS = 2
 #: stones). The rest are now laid on their lines by the stretch and the
 #: window's moves that follow (:func:`_laid_on_board`).
 FAINT_EVIDENCE = 0.35
-#: Certainty (mean log-probability per point) under which a placement checked
-#: further is tried at twice its spacing along either axis
-#: (:func:`vision.grid.doubled_spacings`), and how much surer that must read to
-#: replace it. Dev photos (hard synthetic, five seeds): 12 placements end under
-#: it, 6 of them misplaced. Doubled, 777 #232 (columns) and #268 (rows) read
-#: right, their stones from -0.11 to -0.01 and from -0.08 to -0.03 (6 and 22
-#: points wrong); 1357 #280, its lattice skewed as well, reads surer but still
-#: unsure and is then refused, where it was misplaced at confidence 0. The six
-#: placed right keep their grids.
-DOUBLED_UNSURE = -0.05
-DOUBLED_SURER = 0.02
 #: Most confidence given a grid whose lines were seen only on an equalised copy
 #: of the photo (:func:`vision.grid.find_faint_grid`), as a stones' lattice gets
 #: at most half: equalising raises the grain and the floor's joints with the
@@ -279,9 +267,7 @@ def detect_board(
         a line beyond it (:func:`vision.centring.take_in_line_ends`), and
         ``details["crossings_columns"]`` and ``details["crossings_rows"]`` those
         it moved toward lines crossing beyond a side
-        (:func:`vision.grid.settle_on_crossings`). ``details["doubled"]`` is set
-        where an unsure placement read surer at twice its spacing along an axis
-        (:func:`vision.grid.doubled_spacings`). ``details["outline_stretched"]``
+        (:func:`vision.grid.settle_on_crossings`). ``details["outline_stretched"]``
         is set where the last resort found it: the outline's grid stretched onto
         the lines (:func:`vision.outline.find_by_stretched_outline`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
@@ -367,11 +353,6 @@ def _checked_further(
             lines=better.lines,
         )
     grid, sure = _laid_on_board(colour, grid, sure, details)
-    if sure < DOUBLED_UNSURE:
-        doubled = _doubled_surer(colour, grid, sure)
-        if doubled is not None:
-            grid, sure = doubled
-            details["doubled"] = 1.0
     if sure < LINED_CERTAINTY:
         lines = line_contrast(colour, grid)
         if lines < MIN_LINE_CONTRAST:
@@ -387,23 +368,6 @@ def _checked_further(
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
-
-
-def _doubled_surer(
-    image: npt.NDArray[np.uint8], grid: Grid, sure: float
-) -> tuple[Grid, float] | None:
-    """The grid at twice its spacing along an axis, centred on its stones, if it reads surer.
-
-    Of :func:`vision.grid.doubled_spacings`, centred on their stones, the surest,
-    where it reads surer than ``grid`` (``sure``) by ``DOUBLED_SURER``.
-    """
-    best: tuple[Grid, float] | None = None
-    for doubled in doubled_spacings(grid):
-        centred, _ = centre_on_stones(image, doubled)
-        sure_doubled = certainty(image, centred)
-        if best is None or sure_doubled > best[1]:
-            best = (centred, sure_doubled)
-    return best if best is not None and best[1] >= sure + DOUBLED_SURER else None
 
 
 def _other_searches(
