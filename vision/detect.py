@@ -741,7 +741,10 @@ def _checked_reading(
     :func:`vision.outline.weaker_lines`), or lines that show both ways clearly
     (``WELL_LINED``) however unsure its stones. An unsure
     placement is centred on its stones first, and with ``laid`` also laid on the
-    board's lines and stones (:func:`_laid_on_board`). Its confidence is at most
+    board's lines and stones (:func:`_laid_on_board`); where that grid does not
+    read as a board, the grid as found is judged too: on an empty board the
+    stones cannot tell where the grid lies, and centring on them can move a grid
+    laid on the lines off them (dev 555 #267). Its confidence is at most
     ``FAINT_CONFIDENCE``.
     """
     if found.grid is None:
@@ -754,19 +757,13 @@ def _checked_reading(
     sure = certainty(image, grid)
     if unsure and laid:
         grid, sure = _laid_on_board(image, grid, sure, moves)
-    contrast = half_cell_contrast(image, grid) if sure >= BLURRED_CERTAINTY else -np.inf
-    stands_out = (sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST) or (
-        contrast >= DISTINCT_CONTRAST
-    )
-    lined = False
-    if not stands_out:
-        lines = weaker_lines(image, grid)
-        lined = lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
-    if not (stands_out or lined):
-        kind = "blurred" if found.details.get("blurred") else "faint"
-        return BoardDetection(
-            grid=None, reason=f"no board found: the {kind} lines' grid does not read as a board"
-        )
+    if not _reads_as_board(image, grid, sure):
+        if grid is found.grid:
+            return _not_a_board(found)
+        grid, gain, moves = found.grid, 0.0, {}
+        sure = certainty(image, grid)
+        if not _reads_as_board(image, grid, sure):
+            return _not_a_board(found)
     details = {**found.details, **moves, "certainty": sure}
     if gain != 0.0:
         details["centred"] = gain
@@ -776,6 +773,23 @@ def _checked_reading(
         float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)),
     )
     return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _reads_as_board(image: npt.NDArray[np.uint8], grid: Grid, sure: float) -> bool:
+    """Whether ``grid`` (its stones reading ``sure``) passes :func:`_checked_reading`'s floors."""
+    contrast = half_cell_contrast(image, grid) if sure >= BLURRED_CERTAINTY else -np.inf
+    if (sure >= MIN_CERTAINTY and contrast >= MIN_CONTRAST) or contrast >= DISTINCT_CONTRAST:
+        return True
+    lines = weaker_lines(image, grid)
+    return lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
+
+
+def _not_a_board(found: BoardDetection) -> BoardDetection:
+    """The failure of a last resort's grid that does not read as a board."""
+    kind = next((k for k in ("blurred", "combed") if found.details.get(k)), "faint")
+    return BoardDetection(
+        grid=None, reason=f"no board found: the {kind} lines' grid does not read as a board"
+    )
 
 
 def _outline_reading_better(
