@@ -59,6 +59,7 @@ from vision.grid import (
     Grid,
     find_blurred_grid,
     find_by_stones,
+    find_combed_grid,
     find_faint_grid,
     find_grid,
     settle_on_crossings,
@@ -379,8 +380,10 @@ def _other_searches(
     """Where the lines placed no board (``lines`` says why), the other ways to find one.
 
     The board's outline, the lattice of loose stones, that of the stones' cores,
-    faint lines on an equalised copy, blurred lines, and last the outline's
-    surest grids stretched onto the lines; the first that finds a board.
+    faint lines on an equalised copy, blurred lines, the outline's surest grids
+    stretched onto the lines, and last the line response's combs however few
+    crossings they find (:func:`vision.grid.find_combed_grid`); the first that
+    finds a board.
     Failing all, the reason names each search and what it found wanting.
 
     They also run where the lines' grid was bare (``BARE_CONTRAST``): on the dev
@@ -406,6 +409,12 @@ def _other_searches(
     stretched = find_by_stretched_outline(image, size=size, grids=grids)
     if stretched:
         return _stretched_outline_settled(image, stretched)
+    # Last, the combs however few crossings they find: before the stretched
+    # outline, they misplaced a board it reads whole (dev 2468 #147, a floor's
+    # tiles over the board's lines).
+    combed = _checked_reading(image, find_combed_grid(image, size=size, rng=rng), laid=True)
+    if combed:
+        return combed
     # Each search's reason, named by the search: two of them share texts.
     searches = {
         "lines": lines,
@@ -415,6 +424,7 @@ def _other_searches(
         "faint lines": faint,
         "blurred lines": blurred,
         "stretched outline": stretched,
+        "combed lines": combed,
     }
     reasons = [
         f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()
