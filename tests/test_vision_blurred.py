@@ -10,7 +10,7 @@ from datasets.synth.photos import photo_seed
 from tests.vision_synthetic import lined_board
 from vision import detect_board, read_stones
 from vision.centring import half_cell_contrast
-from vision.detect import FAINT_CONFIDENCE, WELL_LINED
+from vision.detect import FAINT_CONFIDENCE, WELL_LINED, _checked_reading
 from vision.errors import VisionError
 from vision.grid import Grid, find_blurred_grid, find_grid
 from vision.outline import (
@@ -75,16 +75,25 @@ def test_a_board_in_motion_blur_is_read_from_its_blurred_lines() -> None:
 def test_an_empty_board_out_of_focus_is_taken_by_its_lines_though_its_points_read_unsure() -> None:
     photo = render_photo(seed=photo_seed(333, 49), difficulty="hard")  # empty, blurred, glare
     assert photo.board is not None and photo.corners is not None
-    detection = detect_board(photo.image, size=19)
-    assert detection.details["blurred"] == 1.0
+    blurred = _checked_reading(photo.image, find_blurred_grid(photo.image, size=19), laid=True)
+    assert blurred.details["blurred"] == 1.0
     # Under the floor that lets lines vouch for a grid whose stones read unsure,
     # but its lines show both ways as no floor's joints do.
-    assert detection.details["certainty"] < LINED_CERTAINTY
-    assert weaker_lines(photo.image, detection.grid) >= WELL_LINED
-    off, wrong = cells_off_and_points_wrong(photo, detection.grid)
+    assert blurred.details["certainty"] < LINED_CERTAINTY
+    assert weaker_lines(photo.image, blurred.grid) >= WELL_LINED
+    off, wrong = cells_off_and_points_wrong(photo, blurred.grid)
     assert off < 0.5
     assert wrong <= 1  # one phantom stone in the glare
+    assert blurred.confidence < FAINT_CONFIDENCE
+    # The detection now takes it a search earlier: the faint lines' grid, which
+    # centred on its stones did not read as a board, is judged as found.
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["equalized"] == 1.0
+    assert "centred" not in detection.details
     assert detection.confidence < FAINT_CONFIDENCE
+    off, wrong = cells_off_and_points_wrong(photo, detection.grid)
+    assert off < 0.5
+    assert wrong == 0
 
 
 def test_a_blurred_crowded_board_is_taken_where_its_unsure_stones_stand_out_plainly() -> None:

@@ -90,6 +90,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "faint lines",
         "blurred lines",
         "stretched outline",
+        "combed lines",
     ]
 
 
