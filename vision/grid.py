@@ -925,9 +925,14 @@ def find_blurred_grid(
         return small
     rng = np.random.default_rng(0) if rng is None else rng
     found = _line_searches(gray, size=size, rng=rng, line_width=BLURRED_WIDTH)
+    return _marked(found, "blurred")
+
+
+def _marked(found: BoardDetection, key: str) -> BoardDetection:
+    """``found`` with ``details[key]`` set, naming the last resort that found its grid."""
     if not found:
         return found
-    details = {**found.details, "blurred": 1.0}
+    details = {**found.details, key: 1.0}
     return BoardDetection(grid=found.grid, confidence=found.confidence, details=details)
 
 
@@ -958,10 +963,7 @@ def find_combed_grid(
         found = _search_once(
             gray, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR, combed=True
         )
-    if not found:
-        return found
-    details = {**found.details, "combed": 1.0}
-    return BoardDetection(grid=found.grid, confidence=found.confidence, details=details)
+    return _marked(found, "combed")
 
 
 def find_faint_grid(
@@ -997,10 +999,7 @@ def find_faint_grid(
                 equalize=True,
             )
             found = again if again else found
-    if not found:
-        return found
-    details = {**found.details, "equalized": 1.0}
-    return BoardDetection(grid=found.grid, confidence=found.confidence, details=details)
+    return _marked(found, "equalized")
 
 
 def _region_crop(
