@@ -7,7 +7,7 @@ from datasets.synth.photos import photo_seed
 from tests.test_vision_blurred import cells_off_and_points_wrong
 from vision import detect_board
 from vision.detect import FAINT_CONFIDENCE
-from vision.grid import find_combed_grid, find_grid
+from vision.grid import MIN_EVIDENCE, find_combed_grid, find_grid
 
 
 def test_thin_pale_lines_are_placed_by_their_combs_though_few_crossings_show() -> None:
@@ -20,7 +20,7 @@ def test_thin_pale_lines_are_placed_by_their_combs_though_few_crossings_show() -
     assert not missed
     combed = find_combed_grid(photo.image, size=19)
     assert combed.details["combed"] == 1.0
-    assert combed.details["evidence"] < 0.3  # under the usual search's floor
+    assert combed.details["evidence"] < MIN_EVIDENCE  # under the usual search's floor
     off, _ = cells_off_and_points_wrong(photo, combed.grid)
     assert off < 0.1
 
