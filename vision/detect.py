@@ -57,6 +57,7 @@ from vision.grid import (
     SURE_EVIDENCE,
     BoardDetection,
     Grid,
+    doubled_spacings,
     find_blurred_grid,
     find_by_stones,
     find_combed_grid,
@@ -204,6 +205,31 @@ STRETCH_ROUNDS = 2
 #: stones). The rest are now laid on their lines by the stretch and the
 #: window's moves that follow (:func:`_laid_on_board`).
 FAINT_EVIDENCE = 0.35
+#: Certainty (mean log-probability per point) under which a placement checked
+#: further is tried at twice its spacing along either axis
+#: (:func:`vision.grid.doubled_spacings`); how much surer its stones must then
+#: read (``DOUBLED_SURER``); and how plainly its lines must show both ways
+#: (:func:`vision.outline.weaker_lines`): at least ``DOUBLED_LINED``, and at
+#: least ``DOUBLED_KEPT`` of the placement's. The lines are what tell the two
+#: cases apart. A lattice at half the board's spacing has every other line on the
+#: board's (and the median line on one); doubled, all its lines are on the
+#: board's, so they show at least as plainly. A grid on the board's lines doubled
+#: lies on every other line, and half a cell off it is on the lines too, so its
+#: lines show little. Stones alone cannot tell: the grid found for
+#: dev 555 #85 (a board then missed), its rows on the board's lines (0.49), read
+#: surer doubled (-0.139 to -0.032), its rows then off the lines (0.005). Dev
+#: photos (hard synthetic, five seeds): 14 placements end under -0.05; doubled,
+#: 777 #232 (columns; lines 0.23 to 0.29) and #268 (rows; -0.24 to 0.08) read
+#: right (6 and 22 points wrong, misplaced before). Of the other twelve, the
+#: five whose lines show (0.22 to 2.98) show them doubled at 4 % of that or less
+#: (0.05 at most); where the lines do not show (seven), no doubled grid shows
+#: more than 0.02, however much surer its stones read (1357 #280: -0.103 to
+#: -0.045). Tried without the lines, held-out 9001 #93, placed right, was moved
+#: off its lines; its lines show 0.84, doubled 0.001.
+DOUBLED_UNSURE = -0.05
+DOUBLED_SURER = 0.02
+DOUBLED_LINED = 0.05
+DOUBLED_KEPT = 0.5
 #: Most confidence given a grid whose lines were seen only on an equalised copy
 #: of the photo (:func:`vision.grid.find_faint_grid`), as a stones' lattice gets
 #: at most half: equalising raises the grain and the floor's joints with the
@@ -268,7 +294,9 @@ def detect_board(
         a line beyond it (:func:`vision.centring.take_in_line_ends`), and
         ``details["crossings_columns"]`` and ``details["crossings_rows"]`` those
         it moved toward lines crossing beyond a side
-        (:func:`vision.grid.settle_on_crossings`). ``details["outline_stretched"]``
+        (:func:`vision.grid.settle_on_crossings`). ``details["doubled"]`` is set
+        where an unsure placement read surer at twice its spacing along an axis
+        (:func:`vision.grid.doubled_spacings`). ``details["outline_stretched"]``
         is set where the last resort found it: the outline's grid stretched onto
         the lines (:func:`vision.outline.find_by_stretched_outline`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
@@ -354,6 +382,11 @@ def _checked_further(
             lines=better.lines,
         )
     grid, sure = _laid_on_board(colour, grid, sure, details)
+    if sure < DOUBLED_UNSURE:
+        doubled = _doubled_surer(colour, grid, sure)
+        if doubled is not None:
+            grid, sure = doubled
+            details["doubled"] = 1.0
     if sure < LINED_CERTAINTY:
         lines = line_contrast(colour, grid)
         if lines < MIN_LINE_CONTRAST:
@@ -369,6 +402,30 @@ def _checked_further(
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _doubled_surer(
+    image: npt.NDArray[np.uint8], grid: Grid, sure: float
+) -> tuple[Grid, float] | None:
+    """The grid at twice its spacing along an axis, centred on its stones, if it reads surer.
+
+    Of :func:`vision.grid.doubled_spacings`, centred on their stones, the surest,
+    where it reads surer than ``grid`` (``sure``) by ``DOUBLED_SURER`` and its
+    lines show (``DOUBLED_LINED``), about as plainly as the placement's or more
+    (``DOUBLED_KEPT``).
+    """
+    best: tuple[Grid, float] | None = None
+    for doubled in doubled_spacings(grid):
+        centred, _ = centre_on_stones(image, doubled)
+        sure_doubled = certainty(image, centred)
+        if best is None or sure_doubled > best[1]:
+            best = (centred, sure_doubled)
+    if best is None or best[1] < sure + DOUBLED_SURER:
+        return None
+    lines = weaker_lines(image, best[0])
+    if lines < DOUBLED_LINED or lines < DOUBLED_KEPT * weaker_lines(image, grid):
+        return None
+    return best
 
 
 def _other_searches(

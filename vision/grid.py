@@ -75,6 +75,7 @@ __all__ = [
     "WORK_SIDE",
     "BoardDetection",
     "Grid",
+    "doubled_spacings",
     "find_blurred_grid",
     "find_by_stones",
     "find_combed_grid",
@@ -1564,6 +1565,28 @@ def _side_moves(homography: FloatArray, size: int, cells: FloatArray) -> FloatAr
             _sides_moved(homography, size, 1, zero, cells),
         ]
     )
+
+
+def doubled_spacings(grid: Grid) -> list[Grid]:
+    """The grid at twice its spacing along one axis, from its first line or from its last.
+
+    A lattice of half the board's spacing lies on every line of the board and on
+    a seam between each two (stones' edges, the gaps between touching stones):
+    its N lines then cover half the board, and its stones read unsure. Four
+    grids: the columns doubled from the first column, from the last, then the
+    rows likewise (:func:`_sides_moved`).
+    """
+    n = grid.size
+    lattice = np.stack(
+        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
+    ).reshape(-1, 2)
+    doubled = []
+    for axis in (0, 1):
+        for first, last in ((0.0, n - 1.0), (1.0 - n, 0.0)):
+            homography = _sides_moved(grid.homography, n, axis, first, last)
+            points = apply_homography(homography, lattice).reshape(n, n, 2)
+            doubled.append(Grid(n, homography, points, grid.image_shape))
+    return doubled
 
 
 #: Least change (cells) in the distance between its first and last lines that a
