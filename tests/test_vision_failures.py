@@ -91,6 +91,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "blurred lines",
         "stretched outline",
         "combed lines",
+        "smeared lines",
     ]
 
 

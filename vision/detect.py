@@ -54,6 +54,7 @@ from vision.centring import (
     take_in_stones,
 )
 from vision.grid import (
+    SMEARED_WIDTH,
     SURE_EVIDENCE,
     BoardDetection,
     Grid,
@@ -438,9 +439,9 @@ def _other_searches(
 
     The board's outline, the lattice of loose stones, that of the stones' cores,
     faint lines on an equalised copy, blurred lines, the outline's surest grids
-    stretched onto the lines, and last the line response's combs however few
-    crossings they find (:func:`vision.grid.find_combed_grid`); the first that
-    finds a board.
+    stretched onto the lines, the line response's combs however few crossings
+    they find (:func:`vision.grid.find_combed_grid`), and last lines smeared
+    wider still (``SMEARED_WIDTH``); the first that finds a board.
     Failing all, the reason names each search and what it found wanting.
 
     They also run where the lines' grid was bare (``BARE_CONTRAST``): on the dev
@@ -472,6 +473,11 @@ def _other_searches(
     combed = _checked_reading(image, find_combed_grid(image, size=size, rng=rng), laid=True)
     if combed:
         return combed
+    smeared = _checked_reading(
+        image, find_blurred_grid(image, size=size, rng=rng, line_width=SMEARED_WIDTH), laid=True
+    )
+    if smeared:
+        return smeared
     # Each search's reason, named by the search: two of them share texts.
     searches = {
         "lines": lines,
@@ -482,6 +488,7 @@ def _other_searches(
         "blurred lines": blurred,
         "stretched outline": stretched,
         "combed lines": combed,
+        "smeared lines": smeared,
     }
     reasons = [
         f"{name}: {d.reason.removeprefix('no board found: ')}" for name, d in searches.items()

@@ -71,6 +71,7 @@ from vision.robust import median, medians
 
 __all__ = [
     "SIZES",
+    "SMEARED_WIDTH",
     "SURE_EVIDENCE",
     "WORK_SIDE",
     "BoardDetection",
@@ -138,6 +139,14 @@ SOFT_FLOOR = 4.0
 #: 1 is placed lines off (1357 #257: a row off at the top, its spacing too wide;
 #: confidence 0.5); the 130 photos with no board are all still refused.
 BLURRED_WIDTH = 11
+#: Black-hat width (working pixels) of the very last search, for lines smeared
+#: wider still (out of focus and moved: dev 1357 #239, blur 1.6 and motion 4
+#: pixels, crossings 0.25 at ``BLURRED_WIDTH``). Dev photos (hard synthetic,
+#: five seeds): of the 21 boards no other search found, widths 13, 15 and 19
+#: each read 1357 #239 and 333 #151 (within 0.07 of a cell); 13 also placed
+#: 555 #271 six lines off and 19 placed 2468 #33 eighteen lines off. At 15 none
+#: is misplaced, and none of the 152 photos with no board is taken.
+SMEARED_WIDTH = 15
 #: Contrast limit of the local histogram equalisation (CLAHE, 8×8 tiles) that the
 #: last line search takes to lines of a grey level or two: pale lines on pale wood,
 #: or a board small and blurred.
@@ -909,14 +918,19 @@ def _magnified_width(
 
 
 def find_blurred_grid(
-    image: npt.NDArray[np.uint8], *, size: int = 19, rng: np.random.Generator | None = None
+    image: npt.NDArray[np.uint8],
+    *,
+    size: int = 19,
+    rng: np.random.Generator | None = None,
+    line_width: int = BLURRED_WIDTH,
 ) -> BoardDetection:
     """The grid of lines blurred wider than the usual line filter, by a wider one.
 
     Out of focus or smeared by motion, a board's lines spread over more than the
     ``LINE_WIDTH`` pixels the usual black-hat sees, which keeps only their faint cores: no
     segments at all on some blurred boards whose lines a person sees plainly. The
-    line searches run again with a black-hat ``BLURRED_WIDTH`` wide. The wider
+    line searches run again with a black-hat ``line_width`` wide
+    (``BLURRED_WIDTH``; ``SMEARED_WIDTH`` for lines smeared wider still). The wider
     filter also raises stones' rims and a table's texture, so this is a last
     resort for a caller that checks the reading (which
     :func:`vision.detect.detect_board` does); ``details["blurred"]`` is set.
@@ -925,7 +939,7 @@ def find_blurred_grid(
     if (small := _too_small(gray)) is not None:
         return small
     rng = np.random.default_rng(0) if rng is None else rng
-    found = _line_searches(gray, size=size, rng=rng, line_width=BLURRED_WIDTH)
+    found = _line_searches(gray, size=size, rng=rng, line_width=line_width)
     return _marked(found, "blurred")
 
 
