@@ -52,9 +52,10 @@ def test_a_last_resort_grid_is_judged_as_found_where_centring_moves_it_off_its_l
     assert wrong <= 41  # phantom white stones in the glare
 
 
-def test_a_photo_with_no_board_is_refused_by_the_combs_too() -> None:
+def test_a_photo_with_no_board_is_refused_by_the_last_searches_too() -> None:
     photo = render_photo(seed=photo_seed(1357, 2), difficulty="hard")
     assert photo.board is None
     detection = detect_board(photo.image, size=19)
     assert not detection
     assert "combed lines: " in detection.reason
+    assert "smeared lines: " in detection.reason

@@ -35,11 +35,3 @@ def test_a_board_smeared_wider_than_the_blurred_filter_is_read_at_the_wider_one(
     off, wrong = cells_off_and_points_wrong(photo, detection.grid)
     assert off < 0.1
     assert wrong <= most_wrong
-
-
-def test_a_photo_with_no_board_is_refused_by_the_smeared_lines_too() -> None:
-    photo = render_photo(seed=photo_seed(1357, 2), difficulty="hard")
-    assert photo.board is None
-    detection = detect_board(photo.image, size=19)
-    assert not detection
-    assert "smeared lines: " in detection.reason
