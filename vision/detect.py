@@ -412,7 +412,7 @@ def _doubled_surer(
 
     Of :func:`vision.grid.doubled_spacings`, centred on their stones, the surest,
     where it reads surer than ``grid`` (``sure``) by ``DOUBLED_SURER`` and its
-    lines show (``DOUBLED_LINED``), about as plainly as the placement's or more
+    lines show (``DOUBLED_LINED``), at least half as plainly as the placement's
     (``DOUBLED_KEPT``).
     """
     best: tuple[Grid, float] | None = None

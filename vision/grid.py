@@ -83,6 +83,7 @@ __all__ = [
     "find_faint_grid",
     "find_grid",
     "grid_from_corners",
+    "lattice_points",
     "line_ridges",
     "snap_to_lines",
     "stretch_to_lines",
@@ -163,6 +164,12 @@ EDGE_CROSSING_GAIN = 0.1
 SHIFT_MARGIN = 1.05
 
 
+def lattice_points(n: int) -> FloatArray:
+    """The n×n lattice's points (u, v), row by row: a grid's intersections before its homography."""
+    u = np.arange(n, dtype=np.float64)
+    return np.stack(np.meshgrid(u, u), -1).reshape(-1, 2)
+
+
 @dataclass(frozen=True, eq=False)
 class Grid:
     """Where a board's N×N intersections lie in an image; reusable for every frame.
@@ -207,13 +214,10 @@ class Grid:
         """
         n = self.size if size is None else size
         homography = self.homography @ np.array([[1.0, 0.0, du], [0.0, 1.0, dv], [0.0, 0.0, 1.0]])
-        uv = np.stack(
-            np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
-        )
         return Grid(
             size=n,
             homography=homography,
-            intersections=apply_homography(homography, uv.reshape(-1, 2)).reshape(n, n, 2),
+            intersections=apply_homography(homography, lattice_points(n)).reshape(n, n, 2),
             image_shape=self.image_shape,
         )
 
@@ -1525,9 +1529,7 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
     )
     to_work = to_work_pixels @ grid.homography
     n = grid.size
-    lattice = np.stack(
-        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
-    ).reshape(-1, 2)
+    lattice = lattice_points(n)
     for _ in range(rounds):
         refined = _refine_lines(scaled, to_work, n, reach=SNAP_REACH, distortion=False)
         if refined is None:
@@ -1591,9 +1593,7 @@ def doubled_spacings(grid: Grid) -> list[Grid]:
     rows likewise (:func:`_sides_moved`).
     """
     n = grid.size
-    lattice = np.stack(
-        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
-    ).reshape(-1, 2)
+    lattice = lattice_points(n)
     doubled = []
     for axis in (0, 1):
         for first, last in ((0.0, n - 1.0), (1.0 - n, 0.0)):
