@@ -6,7 +6,9 @@ placement unsure (crossing evidence under ``SURE_EVIDENCE``: a crowded board, a
 blurred one), :func:`vision.centring.centre_on_stones` moves it to where the
 stones read surest. The grid through the stones' own lattice
 (:func:`vision.grid.find_by_stones`), centred too, replaces it where it reads
-clearly surer (``STONES_SURER``): a crowded board's seams pass for lines. Where
+clearly surer (``STONES_SURER``): a crowded board's seams pass for lines; so
+does the grid in the outline of a nearly full board's stones
+(:func:`vision.outline.stones_outlines`), whose wood shows as no one patch. Where
 the lines place no grid at all, the board's outline and its stones may still
 (:func:`vision.outline.find_by_outline`; an outline's unsure grid gives way to
 the stones' lattice as a line grid does); and where they place it unsure, the
@@ -81,6 +83,7 @@ from vision.outline import (
     find_by_stretched_outline,
     line_contrast,
     outline_grids,
+    stones_outlines,
     weaker_lines,
 )
 from vision.stones import StoneReading, read_stones
@@ -128,7 +131,9 @@ STONES_SURER = 0.005
 #: Share of an unsure grid's points read as stones from which the lattice of the
 #: stones' cores is tried against it (:func:`vision.lattice.touching_centres`):
 #: a nearly full board. Dev photos: 23 of 367 unsure placements, 2 of them
-#: misplaced crowded boards.
+#: misplaced crowded boards. Also the share a grid in the stones' outline
+#: (:func:`vision.outline.stones_outlines`) must read as stones to be weighed:
+#: a sparse board's stones outline only part of it.
 CROWDED = 0.7
 #: How much surer (mean log-probability per point) a grid found in the board's
 #: outline must read to replace an unsure grid the lines placed, if its stones
@@ -280,6 +285,8 @@ def detect_board(
         onto its stones; ``details["by_stones"]`` is set where the stones'
         lattice placed it, ``details["outline"]`` where the grid was found in
         the board's outline (:func:`vision.outline.find_by_outline`);
+        ``details["stones_outline"]`` where the grid was found in the outline
+        of a nearly full board's stones (:func:`vision.outline.stones_outlines`);
         ``details["diagonal"]`` the class of the blobs' lattice taken, where the
         gaps between crowded stones made it finer
         (:func:`vision.lattice.diagonal_sublattice`);
@@ -370,7 +377,9 @@ def _checked_further(
         )
         if by_stones is not None:
             grid, sure, stones_details = by_stones
-            details.pop("centred", None)  # the lines' grid's move, no longer this grid's
+            # The first grid's moves and lattice, no longer this grid's.
+            for replaced in ("centred", "by_stones", "stones", "loose", "touching", "diagonal"):
+                details.pop(replaced, None)
             details.update(stones_details)
     better = _outline_reading_better(colour, grid, sure, found.details.get("evidence", 0.0))
     if better is not None:
@@ -706,13 +715,18 @@ def _stones_reading_better(
     the certainty of ``placed``, the lines' grid; where it reads as a nearly
     full board (``CROWDED``), the lattice of the stones' cores is tried too
     (alone where ``placed`` came from the blobs' lattice: ``blobs_tried``).
+    A nearly full board's wood shows as no one patch, so the grids in the
+    outlines of its stones (:func:`vision.outline.stones_outlines`) are
+    weighed too, where they read as a nearly full board (``CROWDED``): the
+    lines' window and the blobs' lattice can both lie lines off, or take the
+    gaps between the stones (dev 1357 #280, 3333 #55).
     Returns the grid, its certainty, and details: ``by_stones``, ``stones`` on
-    the lattice, ``loose`` blobs or not (or ``touching``), ``centred``.
+    the lattice, ``loose`` blobs or not (or ``touching``), ``centred``; or
+    ``stones_outline``.
     """
     best: tuple[Grid, float, dict[str, float]] | None = None
     kinds = [] if blobs_tried else [(False, False), (True, False)]
-    board = np.array([list(row) for row in read_stones(image, placed).board])
-    if float(np.mean(board != ".")) >= CROWDED:
+    if _stone_share(image, placed) >= CROWDED:
         kinds.append((False, True))
     tries: list[tuple[bool, bool, int | None]] = [
         (loose, touching, None) for loose, touching in kinds
@@ -738,7 +752,20 @@ def _stones_reading_better(
             if gain != 0.0:
                 details["centred"] = gain
             best = (grid, sure_stones, details)
+    for outlined in outline_grids(
+        image, size=placed.size, at_least=sure + STONES_SURER, outlines=stones_outlines(image)
+    ):
+        if best is not None and outlined.certainty <= best[1]:
+            continue
+        if _stone_share(image, outlined.grid) >= CROWDED:
+            best = (outlined.grid, outlined.certainty, {"stones_outline": 1.0})
     return best if best is not None and best[1] >= sure + STONES_SURER else None
+
+
+def _stone_share(image: npt.NDArray[np.uint8], grid: Grid) -> float:
+    """The share of ``grid``'s points read as stones."""
+    board = np.array([list(row) for row in read_stones(image, grid).board])
+    return float(np.mean(board != "."))
 
 
 def _found_by_stones_alone(

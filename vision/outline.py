@@ -28,6 +28,10 @@ shows, and its stones still sit on the lattice inside it.
    also kept where its lines are darker than lines half a cell off, both ways
    (:func:`line_contrast`, :func:`weaker_lines`, ``MIN_LINE_CONTRAST``).
 
+A nearly full board's stones break up its wood: the outline of the busiest
+patch of the photo, its stones, is found apart (:func:`stones_outlines`), and
+grids are placed in it the same way.
+
 Only a fallback: where the lines are seen, they place a grid better.
 """
 
@@ -69,6 +73,7 @@ __all__ = [
     "grid_in_outline",
     "line_contrast",
     "outline_grids",
+    "stones_outlines",
     "weaker_lines",
 ]
 
@@ -189,6 +194,52 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
         if all(np.abs(quad - kept).max() > reach_px for kept in outlines):
             outlines.append(quad)
     return outlines
+
+
+def stones_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
+    """Quadrilaterals round regions crowded with stones, largest first.
+
+    A nearly full board is no patch of one colour: its black and white stones
+    break up the wood, so :func:`board_outlines` misses it. They make it the
+    busiest patch of the photo instead: the grey's spread over a few pixels
+    (``OUTLINE_SIDE`` / 60 on the working copy) is split by Otsu's threshold,
+    closed over twice that reach to join the stones, opened, and each region
+    simplified as a board's is. Its edge runs round the outer stones, about
+    half a cell beyond the outer lines: the margins the outline search tries
+    (``MARGINS``) take that in. Corners as for :func:`board_outlines`.
+    """
+    height, width = image.shape[:2]
+    scale = OUTLINE_SIDE / max(height, width)
+    small = cv2.resize(
+        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
+    )
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    reach = max(3, round(OUTLINE_SIDE / 60)) | 1
+    mean = cv2.blur(grey, (reach, reach))
+    spread = np.sqrt(np.maximum(cv2.blur(grey * grey, (reach, reach)) - mean * mean, 0.0))
+    scaled = np.asarray(
+        np.clip(spread * (255.0 / max(float(spread.max()), 1e-6)), 0, 255), np.uint8
+    )
+    threshold, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    joined = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    busy = (scaled > threshold).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, joined), cv2.MORPH_OPEN, kernel)
+    area = float(small.shape[0] * small.shape[1])
+    found: list[tuple[float, FloatArray]] = []
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for contour in contours:
+        region = cv2.contourArea(contour)
+        if not MIN_AREA * area <= region <= MAX_AREA * area:
+            continue
+        hull = cv2.convexHull(contour)
+        if region < MIN_SOLIDITY * cv2.contourArea(hull):
+            continue
+        quad = _four_corners(np.asarray(hull, dtype=np.int32))
+        if quad is not None:
+            found.append((region, _clockwise(quad / scale)))
+    found.sort(key=lambda item: -item[0])
+    return [quad for _, quad in found]
 
 
 def _four_corners(hull: npt.NDArray[np.int32]) -> FloatArray | None:
@@ -313,6 +364,7 @@ def outline_grids(
     size: int = 19,
     at_least: float = -np.inf,
     edges: bool = True,
+    outlines: list[FloatArray] | None = None,
 ) -> list[OutlineGrid]:
     """The grid in every outline that could be a board's, centred on its stones and scored.
 
@@ -320,10 +372,13 @@ def outline_grids(
     in the world (``MAX_ASPECT``), are left out, and so are grids whose stones
     read less sure than ``at_least`` (a caller weighing them against a grid that
     reads that sure), which are not scored further. ``edges`` as for
-    :func:`board_outlines`.
+    :func:`board_outlines`; ``outlines``: these instead of the board's
+    (:func:`stones_outlines`).
     """
     found: list[OutlineGrid] = []
-    for rank, outline in enumerate(board_outlines(image, edges=edges), start=1):
+    if outlines is None:
+        outlines = board_outlines(image, edges=edges)
+    for rank, outline in enumerate(outlines, start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
         cell = median(grid.spacing())
         aspect = cell_aspect(grid.homography, image.shape[:2])
