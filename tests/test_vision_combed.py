@@ -59,3 +59,4 @@ def test_a_photo_with_no_board_is_refused_by_the_last_searches_too() -> None:
     assert not detection
     assert "combed lines: " in detection.reason
     assert "smeared lines: " in detection.reason
+    assert "stones' outline: " in detection.reason

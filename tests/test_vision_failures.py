@@ -92,6 +92,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "stretched outline",
         "combed lines",
         "smeared lines",
+        "stones' outline",
     ]
 
 
