@@ -37,6 +37,7 @@ Only a fallback: where the lines are seen, they place a grid better.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import cv2
@@ -81,6 +82,8 @@ FloatArray = npt.NDArray[np.float64]
 
 #: Longer side, in pixels, of the copy the outlines are sought on.
 OUTLINE_SIDE = 480
+#: Reach, in the copy's pixels, of the outlines' morphology (odd).
+REACH = max(3, round(OUTLINE_SIDE / 60)) | 1
 #: Share of the image a board's outline covers, at least and at most.
 MIN_AREA, MAX_AREA = 0.01, 0.9
 #: Share of its convex hull a board's region fills (stones and lines filled in).
@@ -151,15 +154,9 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
         Image ``(x, y)`` corners, clockwise on screen from the one nearest the
         image's top-left.
     """
-    height, width = image.shape[:2]
-    scale = OUTLINE_SIDE / max(height, width)
-    small = cv2.resize(
-        image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
-    )
+    small, scale = _working_copy(image)
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (0, 0), 1.5), cv2.COLOR_BGR2LAB)
-    area = float(small.shape[0] * small.shape[1])
-    reach = max(3, round(OUTLINE_SIDE / 60)) | 1
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (REACH, REACH))
     found: list[tuple[float, FloatArray]] = []
     for channel in cv2.split(lab):
         threshold, _ = cv2.threshold(channel, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
@@ -172,17 +169,7 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
                 ),
                 dtype=np.uint8,
             )
-            contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-            for contour in contours:
-                region = cv2.contourArea(contour)
-                if not MIN_AREA * area <= region <= MAX_AREA * area:
-                    continue
-                hull = cv2.convexHull(contour)
-                if region < MIN_SOLIDITY * cv2.contourArea(hull):
-                    continue
-                quad = _four_corners(np.asarray(hull, dtype=np.int32))
-                if quad is None:
-                    continue
+            for region, contour, quad in _board_like_regions(mask):
                 found.append((region, _clockwise(quad / scale)))
                 edged = _four_edges(np.asarray(contour, dtype=np.int32), quad) if edges else None
                 if edged is not None:
@@ -208,25 +195,45 @@ def stones_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
     half a cell beyond the outer lines: the margins the outline search tries
     (``MARGINS``) take that in. Corners as for :func:`board_outlines`.
     """
+    small, scale = _working_copy(image)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    mean = cv2.blur(grey, (REACH, REACH))
+    spread = np.sqrt(np.maximum(cv2.blur(grey * grey, (REACH, REACH)) - mean * mean, 0.0))
+    scaled = np.asarray(
+        np.clip(spread * (255.0 / max(float(spread.max()), 1e-6)), 0, 255), np.uint8
+    )
+    threshold, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    joined = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * REACH + 1, 2 * REACH + 1))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (REACH, REACH))
+    busy = (scaled > threshold).astype(np.uint8) * 255
+    mask = np.asarray(
+        cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, joined), cv2.MORPH_OPEN, kernel),
+        dtype=np.uint8,
+    )
+    found = [(region, _clockwise(quad / scale)) for region, _, quad in _board_like_regions(mask)]
+    found.sort(key=lambda item: -item[0])
+    return [quad for _, quad in found]
+
+
+def _working_copy(image: npt.NDArray[np.uint8]) -> tuple[npt.NDArray[np.uint8], float]:
+    """The photo shrunk to ``OUTLINE_SIDE`` on its longer side, and the scale it took."""
     height, width = image.shape[:2]
     scale = OUTLINE_SIDE / max(height, width)
     small = cv2.resize(
         image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA
     )
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    reach = max(3, round(OUTLINE_SIDE / 60)) | 1
-    mean = cv2.blur(grey, (reach, reach))
-    spread = np.sqrt(np.maximum(cv2.blur(grey * grey, (reach, reach)) - mean * mean, 0.0))
-    scaled = np.asarray(
-        np.clip(spread * (255.0 / max(float(spread.max()), 1e-6)), 0, 255), np.uint8
-    )
-    threshold, _ = cv2.threshold(scaled, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
-    joined = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * reach + 1, 2 * reach + 1))
-    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (reach, reach))
-    busy = (scaled > threshold).astype(np.uint8) * 255
-    mask = cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, joined), cv2.MORPH_OPEN, kernel)
-    area = float(small.shape[0] * small.shape[1])
-    found: list[tuple[float, FloatArray]] = []
+    return np.asarray(small, dtype=np.uint8), scale
+
+
+def _board_like_regions(
+    mask: npt.NDArray[np.uint8],
+) -> Iterator[tuple[float, npt.NDArray[np.int32], FloatArray]]:
+    """Each region of ``mask`` that could be a board: its area, contour and four corners.
+
+    Its area a board's share of the picture (``MIN_AREA`` to ``MAX_AREA``), filling
+    its convex hull (``MIN_SOLIDITY``), and the hull simplified to four corners.
+    """
+    area = float(mask.shape[0] * mask.shape[1])
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for contour in contours:
         region = cv2.contourArea(contour)
@@ -237,9 +244,7 @@ def stones_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
             continue
         quad = _four_corners(np.asarray(hull, dtype=np.int32))
         if quad is not None:
-            found.append((region, _clockwise(quad / scale)))
-    found.sort(key=lambda item: -item[0])
-    return [quad for _, quad in found]
+            yield region, np.asarray(contour, dtype=np.int32), quad
 
 
 def _four_corners(hull: npt.NDArray[np.int32]) -> FloatArray | None:
