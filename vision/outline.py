@@ -189,7 +189,7 @@ def stones_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
     A nearly full board is no patch of one colour: its black and white stones
     break up the wood, so :func:`board_outlines` misses it. They make it the
     busiest patch of the photo instead: the grey's spread over a few pixels
-    (``OUTLINE_SIDE`` / 60 on the working copy) is split by Otsu's threshold,
+    (``REACH`` on the working copy) is split by Otsu's threshold,
     closed over twice that reach to join the stones, opened, and each region
     simplified as a board's is. Its edge runs round the outer stones, about
     half a cell beyond the outer lines: the margins the outline search tries
