@@ -779,14 +779,16 @@ def _found_in_stones_outline(image: npt.NDArray[np.uint8], size: int) -> BoardDe
     52 grids half a cell or more off the boards nothing found; 555 #271, a
     full 9×9 board in blur the lines and its wood's outline missed, is read.
     """
-    grids = [
-        outlined
-        for outlined in outline_grids(image, size=size, outlines=stones_outlines(image))
-        if _stone_share(image, outlined.grid) >= CROWDED
-    ]
+    outlined = outline_grids(image, size=size, outlines=stones_outlines(image))
+    grids = [g for g in outlined if _stone_share(image, g.grid) >= CROWDED]
     found = find_by_outline(image, size=size, grids=grids)
     if found.grid is None:
-        return found
+        crowded = f"{len(grids)} of {len(outlined)} grids crowded"
+        return BoardDetection(
+            grid=None,
+            reason="no board found: no grid in the stones' outlines reads as a nearly full "
+            f"board ({crowded})",
+        )
     details = {**found.details, "stones_outline": 1.0}
     return BoardDetection(
         grid=found.grid, confidence=min(found.confidence, FAINT_CONFIDENCE), details=details
