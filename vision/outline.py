@@ -11,7 +11,10 @@ shows, and its stones still sit on the lattice inside it.
    and stones and drop specks, and each of its regions large enough to be a
    board and nearly filling its convex hull is simplified to four corners;
    where a bowl touching the board joins the region, its four longest edges
-   meet at the board's corners too (:func:`_four_edges`).
+   meet at the board's corners too (:func:`_four_edges`); and where something
+   cuts a corner off (stones at the corner, a bowl over it), so that the four
+   corners make no square seen in perspective, the sides on either side of
+   the cut meet there (:func:`_cut_corner`).
 2. A board's outer lines lie a margin inside its edge, about ``MARGIN`` cells: a
    grid is placed there, and another at the margins (of ``MARGINS``, per axis)
    at which the stones read surest, for boards with narrow margins or outlines
@@ -45,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
-from vision.geometry import apply_homography, cell_aspect
+from vision.geometry import apply_homography, cell_aspect, fit_homography
 from vision.grid import (
     MAX_ASPECT,
     BoardDetection,
@@ -135,6 +138,10 @@ EDGE_AREA = (0.5, 1.0)
 #: each within ``SAME_CORNER`` of the hull quadrilateral's diagonal.
 EDGE_KEPT = 2
 SAME_CORNER = 0.02
+#: Tolerances (share of the perimeter) at which :func:`_cut_corner` seeks a
+#: region's hull as a pentagon, and the most its quadrilateral may add to the hull.
+CUT_TOLERANCES = (0.005, 0.01, 0.02, 0.03)
+CUT_GROWTH = 1.4
 
 
 def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[FloatArray]:
@@ -146,7 +153,9 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
         BGR photo.
     edges : bool
         Also the quadrilateral of each region's four longest edges, where it
-        differs from the hull's (:func:`_four_edges`: a board a bowl touches).
+        differs from the hull's (:func:`_four_edges`: a board a bowl touches),
+        and, where the hull's four corners make no square seen in perspective,
+        of its hull with a corner cut off restored (:func:`_cut_corner`).
 
     Returns
     -------
@@ -171,9 +180,12 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
             )
             for region, contour, quad in _board_like_regions(mask):
                 found.append((region, _clockwise(quad / scale)))
-                edged = _four_edges(np.asarray(contour, dtype=np.int32), quad) if edges else None
-                if edged is not None:
-                    found.append((region, _clockwise(edged / scale)))
+                if not edges:
+                    continue
+                restored = None if _square_in_world(quad, small.shape[:2]) else _cut_corner(contour)
+                for edged in (_four_edges(contour, quad), restored):
+                    if edged is not None:
+                        found.append((region, _clockwise(edged / scale)))
     found.sort(key=lambda item: -item[0])
     outlines: list[FloatArray] = []
     for _, quad in found:
@@ -296,6 +308,65 @@ def _four_edges(contour: npt.NDArray[np.int32], hull_quad: FloatArray) -> FloatA
     if np.count_nonzero(apart <= reach) < EDGE_KEPT:
         return None
     return np.asarray(quad, dtype=np.float64)
+
+
+def _square_in_world(quad: FloatArray, image_shape: tuple[int, int]) -> bool:
+    """Whether ``quad`` could be a square seen in perspective (``MAX_ASPECT``), or nothing tells."""
+    homography = fit_homography(_UNIT_SQUARE, _clockwise(quad))
+    aspect = None if homography is None else cell_aspect(homography, image_shape)
+    return aspect is None or 1 / MAX_ASPECT <= aspect <= MAX_ASPECT
+
+
+_UNIT_SQUARE = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+
+
+def _cut_corner(contour: npt.NDArray[np.int32]) -> FloatArray | None:
+    """The region's hull with one corner cut off restored, or None.
+
+    Black stones at a corner of a bright board, or a bowl over it, cut that
+    corner off the board's region: its hull is a pentagon, and simplified to
+    four corners it takes an end of the cut for the board's corner. Dropping
+    one of the pentagon's five sides and meeting its neighbours restores a
+    corner; of the convex quadrilaterals so made, the smallest is the board,
+    the one that assumes least hidden (the cut, not a side, is dropped). Kept
+    only where it adds at most ``CUT_GROWTH`` to the hull's area. It is a
+    rough start (a cell or so off, where the stones bulge at the cut) that
+    the stones then correct.
+
+    :func:`board_outlines` asks for it only where the hull's four corners make
+    no square in perspective (:func:`_square_in_world`). Asked for every
+    region, on the dev photos it read one board whole but misplaced three:
+    where a board's side face shows, its region's hull is a pentagon too, and
+    the restored quadrilateral takes in the side face (1357 #117 and #190,
+    3333 #209).
+    """
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for tolerance in CUT_TOLERANCES:
+        polygon = cv2.approxPolyDP(hull, tolerance * perimeter, True).reshape(-1, 2)
+        if len(polygon) <= 5:
+            break
+    if len(polygon) != 5:
+        return None
+    starts = np.asarray(polygon, dtype=np.float64)
+    stops = np.roll(starts, -1, axis=0)
+    ones = np.ones((5, 1))
+    sides = np.cross(np.hstack([starts, ones]), np.hstack([stops, ones]))
+    most = CUT_GROWTH * cv2.contourArea(hull)
+    best: tuple[float, FloatArray] | None = None
+    for cut in range(5):
+        kept = np.delete(sides, cut, axis=0)
+        meets = np.cross(kept, np.roll(kept, -1, axis=0))
+        if np.any(np.abs(meets[:, 2]) < 1e-9):
+            continue
+        quad = meets[:, :2] / meets[:, 2:]
+        corners = quad.astype(np.float32)
+        if not cv2.isContourConvex(corners):
+            continue
+        area = float(cv2.contourArea(corners))
+        if area <= most and (best is None or area < best[0]):
+            best = (area, np.asarray(quad, dtype=np.float64))
+    return None if best is None else best[1]
 
 
 def _clockwise(quad: FloatArray) -> FloatArray:
