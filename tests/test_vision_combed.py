@@ -62,3 +62,4 @@ def test_a_photo_with_no_board_is_refused_by_the_last_searches_too() -> None:
     assert "stones' outline: no grid in the stones' outlines reads as a nearly full board (" in (
         detection.reason
     )
+    assert "; wide region: " in detection.reason

@@ -93,6 +93,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "combed lines",
         "smeared lines",
         "stones' outline",
+        "wide region",
     ]
 
 

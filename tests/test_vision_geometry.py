@@ -32,6 +32,7 @@ from vision.grid import (
     _line_searches,
     _magnified_width,
     _place_window,
+    _region_crop,
     _search_once,
     _seen_span,
     _stones_beyond,
@@ -303,6 +304,29 @@ def test_a_small_blurred_board_on_a_tiled_floor_is_found_with_the_filter_widened
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 8
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.2 * cell
     assert list(read_stones(photo.image, found.grid).board) == list(photo.board)
+
+
+def test_a_board_glare_half_hides_is_found_on_a_wider_crop() -> None:
+    # Dev 2468 #33: a 13×13 board on a tiled floor, glare washing out its left
+    # half. Its crossings are densest on the right half, and the region the
+    # line searches crop to leaves the board's upper corners out.
+    photo = render_photo(seed=photo_seed(2468, 33), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    gray = cv2.cvtColor(photo.image, cv2.COLOR_BGR2GRAY)
+    region = _region_crop(gray)
+    assert region is not None
+    top = region[1]
+    assert photo.corners[:, 1].min() < top  # the board reaches above the crop
+    found = detect_board(photo.image, size=13)
+    assert found.details["wide"] == 1.0  # no board was found before
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 12
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.2 * cell
+    # The glare still costs points, and the reading says it is unsure.
+    board = read_stones(photo.image, found.grid).board
+    pairs = zip(board, photo.board, strict=True)
+    wrong = sum(a != b for row, truth in pairs for a, b in zip(row, truth, strict=True))
+    assert wrong <= 9
+    assert found.confidence < 0.1
 
 
 def _line_mask(*, rows: bool = True, columns: bool = True) -> npt.NDArray[np.float32]:

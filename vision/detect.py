@@ -66,6 +66,7 @@ from vision.grid import (
     find_combed_grid,
     find_faint_grid,
     find_grid,
+    find_wide_region_grid,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
@@ -306,7 +307,9 @@ def detect_board(
         where an unsure placement read surer at twice its spacing along an axis
         (:func:`vision.grid.doubled_spacings`). ``details["outline_stretched"]``
         is set where the last resort found it: the outline's grid stretched onto
-        the lines (:func:`vision.outline.find_by_stretched_outline`). For a
+        the lines (:func:`vision.outline.find_by_stretched_outline`);
+        ``details["wide"]`` where the very last search found it, the lines on a
+        wider crop (:func:`vision.grid.find_wide_region_grid`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -331,8 +334,38 @@ def detect_board(
         )
         with photo_kept(colour):
             if found.grid is None:
-                return _other_searches(colour, size, rng, found)
+                others = _other_searches(colour, size, rng, found)
+                return others if others else _found_on_wider_region(colour, size, rng, others)
             return _checked_further(colour, size, rng, found)
+
+
+def _found_on_wider_region(
+    colour: npt.NDArray[np.uint8],
+    size: int,
+    rng: np.random.Generator | None,
+    searched: BoardDetection,
+) -> BoardDetection:
+    """The lines' grid on a wider crop (:func:`vision.grid.find_wide_region_grid`), checked.
+
+    The very last search, where every other failed (``searched`` says why). Its
+    grid is the line search's own, on more of the photo, so it is checked as
+    the lines' grid is (:func:`_checked_further`), not by the last resorts'
+    floors: on dev 2468 #33 (glare over half a 13×13 board) the right grid's
+    stones read -0.050, on the outline's floor, and stand out by 0.037.
+    Failing, the reason names this search after the others.
+    """
+    wide = find_wide_region_grid(colour, size=size, rng=rng)
+    if wide.grid is None:
+        return _failed_too(searched, wide)
+    if wide.details.get("evidence", 0.0) >= SURE_EVIDENCE:
+        return wide
+    return _checked_further(colour, size, rng, wide, searched=searched)
+
+
+def _failed_too(searched: BoardDetection, wide: BoardDetection) -> BoardDetection:
+    """``searched``'s failure, with the wider region's reason after the others'."""
+    reason = wide.reason.removeprefix("no board found: ")
+    return BoardDetection(grid=None, reason=f"{searched.reason}; wide region: {reason}")
 
 
 def read_board(
@@ -365,8 +398,15 @@ def _checked_further(
     size: int,
     rng: np.random.Generator | None,
     found: BoardDetection,
+    *,
+    searched: BoardDetection | None = None,
 ) -> BoardDetection:
-    """The unsure placement ``found`` checked against the stones, the outline and the lines."""
+    """The unsure placement ``found`` checked against the stones, the outline and the lines.
+
+    A grid on which neither stones nor lines stand out is no board's: the
+    other searches run then (:func:`_other_searches`), unless they ran
+    already and failed (``searched``), whose failure is returned instead.
+    """
     assert found.grid is not None
     grid, gain = centre_on_stones(colour, found.grid)
     details = {**found.details, "centred": gain} if gain != 0.0 else dict(found.details)
@@ -408,6 +448,8 @@ def _checked_further(
                     f"stand out on it (stones {contrast:.3f}, lines {lines:.2f} against "
                     "half a cell off)",
                 )
+                if searched is not None:
+                    return _failed_too(searched, bare)
                 return _other_searches(colour, size, rng, bare)
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))

@@ -82,6 +82,7 @@ __all__ = [
     "find_combed_grid",
     "find_faint_grid",
     "find_grid",
+    "find_wide_region_grid",
     "grid_from_corners",
     "lattice_points",
     "line_ridges",
@@ -101,6 +102,8 @@ MIN_SIDE = 32
 REGION_SHARE = 0.35
 #: How far (share of its longer side) the board's region is widened on each side.
 REGION_GROWTH = 0.25
+#: How far the very last search grows that region (:func:`find_wide_region_grid`).
+WIDE_GROWTH = 0.75
 #: Mean crossing evidence (0..1) over the N×N window below which there is no board
 #: (real photos give 0.6 or more, true synthetic boards 0.37 or more; table
 #: patterns and wrong lattices up to about 0.22).
@@ -947,6 +950,35 @@ def find_blurred_grid(
     return _marked(found, "blurred")
 
 
+def find_wide_region_grid(
+    image: npt.NDArray[np.uint8], *, size: int = 19, rng: np.random.Generator | None = None
+) -> BoardDetection:
+    """The line searches on the region densest in crossings, grown wider.
+
+    Glare or a bowl over part of a board leaves its crossings densest on the
+    rest: the region the line searches crop to (grown by ``REGION_GROWTH``)
+    then leaves part of the board out, and no window of the board's size fits
+    in it. Grown by ``WIDE_GROWTH`` it takes the board in. Sought at the usual
+    line floor, then smoothed at the soft one, as on the region itself;
+    ``details["wide"]`` is set. The very last search of
+    :func:`vision.detect.detect_board`: run before the others, it took the place
+    of a board they read (dev 555 #11).
+    """
+    gray = _checked(image, size)
+    if (small := _too_small(gray)) is not None:
+        return small
+    rng = np.random.default_rng(0) if rng is None else rng
+    response = _line_maps(image, gray).response
+    region = _region_crop(gray, response=response)
+    wide = _region_crop(gray, response=response, growth=WIDE_GROWTH)
+    if wide is None or wide == region:
+        return _failure("the wider region is the region already searched, or most of the photo")
+    found = _search_in(gray, wide, size=size, rng=rng)
+    if not found:
+        found = _search_in(gray, wide, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
+    return _marked(found, "wide")
+
+
 def _marked(found: BoardDetection, key: str) -> BoardDetection:
     """``found`` with ``details[key]`` set, naming the last resort that found its grid."""
     if not found:
@@ -1026,18 +1058,20 @@ def _region_crop(
     *,
     line_width: int = LINE_WIDTH,
     response: npt.NDArray[np.uint8] | None = None,
+    growth: float = REGION_GROWTH,
 ) -> tuple[int, int, int, int] | None:
     """``(left, top, right, bottom)`` around the region densest in line crossings.
 
-    None when that region is most of the image anyway, or too small to search.
-    ``response`` as for :func:`_line_searches`.
+    The region grown by ``growth`` of its longer side each way. None when that
+    is most of the image anyway, or too small to search. ``response`` as for
+    :func:`_line_searches`.
     """
     height, width = gray.shape
     work, scale = _working_copy(gray)
     if response is None:
         response = line_response(work, width=line_width)
     x0, y0, x1, y1 = (v / scale for v in _board_region(response))
-    grow = REGION_GROWTH * max(x1 - x0, y1 - y0)
+    grow = growth * max(x1 - x0, y1 - y0)
     left, top = max(0, int(x0 - grow)), max(0, int(y0 - grow))
     right, bottom = min(width, int(np.ceil(x1 + grow))), min(height, int(np.ceil(y1 + grow)))
     crop_w, crop_h = right - left, bottom - top
