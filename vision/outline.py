@@ -182,7 +182,9 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
                 found.append((region, _clockwise(quad / scale)))
                 if not edges:
                     continue
-                restored = None if _square_in_world(quad, small.shape[:2]) else _cut_corner(contour)
+                square = fit_homography(_UNIT_SQUARE, _clockwise(quad))
+                cut = not _square_in_world(square, small.shape[:2])
+                restored = _cut_corner(contour) if cut else None
                 for edged in (_four_edges(contour, quad), restored):
                     if edged is not None:
                         found.append((region, _clockwise(edged / scale)))
@@ -310,9 +312,11 @@ def _four_edges(contour: npt.NDArray[np.int32], hull_quad: FloatArray) -> FloatA
     return np.asarray(quad, dtype=np.float64)
 
 
-def _square_in_world(quad: FloatArray, image_shape: tuple[int, int]) -> bool:
-    """Whether ``quad`` could be a square seen in perspective (``MAX_ASPECT``), or nothing tells."""
-    homography = fit_homography(_UNIT_SQUARE, _clockwise(quad))
+def _square_in_world(homography: FloatArray | None, image_shape: tuple[int, int]) -> bool:
+    """Whether a lattice's cells could be square in the world (``MAX_ASPECT``), or nothing tells.
+
+    ``homography`` maps the lattice (or a unit square) into the image.
+    """
     aspect = None if homography is None else cell_aspect(homography, image_shape)
     return aspect is None or 1 / MAX_ASPECT <= aspect <= MAX_ASPECT
 
@@ -457,8 +461,7 @@ def outline_grids(
     for rank, outline in enumerate(outlines, start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
         cell = median(grid.spacing())
-        aspect = cell_aspect(grid.homography, image.shape[:2])
-        if cell < MIN_CELL or (aspect is not None and not 1 / MAX_ASPECT <= aspect <= MAX_ASPECT):
+        if cell < MIN_CELL or not _square_in_world(grid.homography, image.shape[:2]):
             continue
         margins = _likeliest_margins(image, outline, size)
         placed = [grid]
