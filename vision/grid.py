@@ -968,11 +968,9 @@ def find_wide_region_grid(
     if (small := _too_small(gray)) is not None:
         return small
     rng = np.random.default_rng(0) if rng is None else rng
-    response = _line_maps(image, gray).response
-    region = _region_crop(gray, response=response)
-    wide = _region_crop(gray, response=response, growth=WIDE_GROWTH)
-    if wide is None or wide == region:
-        return _failure("the wider region is the region already searched, or most of the photo")
+    wide = _region_crop(gray, response=_line_maps(image, gray).response, growth=WIDE_GROWTH)
+    if wide is None:
+        return _failure("the region densest in crossings, grown wider, is most of the photo")
     found = _search_in(gray, wide, size=size, rng=rng)
     if not found:
         found = _search_in(gray, wide, size=size, rng=rng, smooth=SOFT_SMOOTH, floor=SOFT_FLOOR)
