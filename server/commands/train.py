@@ -76,6 +76,25 @@ def register(subparsers: Any) -> None:
         help="brightness inputs scaled by exp(U(-c, c)) per example (default 0.4)",
     )
     stones.set_defaults(func=_stones)
+    corners = kinds.add_parser(
+        "corners", help="the corner network of vision.corners (needs torch: pip install .[train])"
+    )
+    from server.corner_training import add_arguments
+
+    add_arguments(corners)
+    corners.set_defaults(func=_corners)
+
+
+def _corners(args: argparse.Namespace) -> int:
+    """Train the corner network; an error naming the missing extra without torch."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("kifu train corners needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from server.corner_training import run
+
+    return run(args)
 
 
 def augment(inputs: F32, turn: int) -> F32:

@@ -1,0 +1,82 @@
+"""Views of synthetic photos with their true corner intersections, for the corner network.
+
+Each rendered photo gives the views :mod:`vision.corners` looks at: the whole
+photo, and views around the board as a first look would frame it (the true
+corners' square grown by a random factor and shifted a little, since a first
+look is off by a few view pixels). A photo with no board gives the whole view
+and a random square, both with no corner. Everything follows from the seeds,
+so a training set can be rebuilt from the repository alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from datasets.synth.photos import photo_seed, render_photo
+from vision.corners import BOARD_GROWTH, board_view, whole_view
+
+__all__ = ["BOARD_VIEWS", "CornerSample", "photo_samples", "rendered_samples"]
+
+U8 = npt.NDArray[np.uint8]
+F32 = npt.NDArray[np.float32]
+
+#: Views around the board cut from each photo with one.
+BOARD_VIEWS = 2
+#: The board views' growth is drawn from this range (``BOARD_GROWTH`` is inside).
+GROWTH_RANGE = (1.08, 1.7)
+#: ... and their centre moved by up to this share of the view's side.
+SHIFT = 0.06
+
+
+@dataclass(frozen=True)
+class CornerSample:
+    """One view's pixels and its corners in view pixels (shape (4, 2); NaN where no board)."""
+
+    pixels: U8
+    corners: F32
+
+
+def photo_samples(
+    image: U8, corners: npt.ArrayLike | None, rng: np.random.Generator
+) -> list[CornerSample]:
+    """The whole view and ``BOARD_VIEWS`` board views of one photo (random squares if no board)."""
+    assert GROWTH_RANGE[0] <= BOARD_GROWTH <= GROWTH_RANGE[1]
+    none = np.full((4, 2), np.nan, dtype=np.float32)
+    whole = whole_view(image)
+    if corners is None:
+        height, width = image.shape[:2]
+        side = rng.uniform(0.2, 0.8) * min(height, width)
+        centre = rng.uniform([0, 0], [width, height])
+        square = np.array([centre - side / 2, centre + side / 2])
+        around = board_view(image, square)
+        return [CornerSample(whole.pixels, none), CornerSample(around.pixels, none)]
+    pts = np.asarray(corners, dtype=np.float64)
+    samples = [CornerSample(whole.pixels, whole.to_view(pts).astype(np.float32))]
+    low, high = pts.min(axis=0), pts.max(axis=0)
+    side = float(np.max(high - low))
+    for _ in range(BOARD_VIEWS):
+        growth = rng.uniform(*GROWTH_RANGE)
+        shift = rng.uniform(-SHIFT, SHIFT, size=2) * side * growth
+        moved = pts + shift
+        view = board_view(image, moved, growth=growth)
+        samples.append(CornerSample(view.pixels, view.to_view(pts).astype(np.float32)))
+    return samples
+
+
+def rendered_samples(
+    seed: int, indices: range, *, difficulty: str = "hard", harsh_every: int = 4
+) -> Iterator[list[CornerSample]]:
+    """The samples of photos ``indices`` of the run seeded ``seed``, one list per photo.
+
+    Every ``harsh_every``-th photo is rendered in harsh light.
+    """
+    for index in indices:
+        seed_i = photo_seed(seed, index)
+        harsh = index % harsh_every == 0
+        photo = render_photo(seed=seed_i, difficulty=difficulty, harsh_light=harsh)
+        rng = np.random.default_rng(seed_i)
+        yield photo_samples(photo.image, photo.corners, rng)

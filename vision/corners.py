@@ -1,0 +1,213 @@
+"""A small learned network that points at a board's four corner intersections.
+
+The line searches find a board by its lines, and fail where the lines do not
+show: a board far away (cells under ten pixels), blurred, or so full of stones
+that little of a line is left. A person still sees the board there at a glance,
+by its shape, its wood against the table and where its stones end. This network
+learns that glance from synthetic photos: a small convolutional net over a
+square view of the photo, ``INPUT`` pixels a side, answers a heat map at a
+quarter of that resolution whose peaks are the grid's corner intersections,
+with each peak's offset inside its cell.
+
+It looks twice: once at the whole photo (:func:`whole_view`), then again at a
+view around the four corners it saw (:func:`board_view`), where the board fills
+most of the view and each corner is placed to a small share of a cell. Both
+looks use the same weights, trained on both kinds of view.
+
+It says where the corners are and how sure it is (each peak's heat); it knows
+nothing of what a board must read like. Its corners are a candidate like any
+other search's, checked by the stones and lines on the grid they give.
+
+Inference runs through OpenCV's own ``dnn`` module from the ONNX file shipped in
+``vision/models/corners.onnx``, loaded once, on first use; training is
+``kifu train corners`` (PyTorch, an optional extra), reproducible from a seed.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.errors import VisionError
+
+__all__ = [
+    "BOARD_GROWTH",
+    "INPUT",
+    "MODEL_PATH",
+    "STRIDE",
+    "CornerGuess",
+    "View",
+    "board_view",
+    "find_corners",
+    "heat_peaks",
+    "load_corner_net",
+    "whole_view",
+]
+
+F32 = npt.NDArray[np.float32]
+F64 = npt.NDArray[np.float64]
+U8 = npt.NDArray[np.uint8]
+
+#: Side of the square view the network sees, in pixels.
+INPUT = 192
+#: The heat map's cells are this many view pixels a side.
+STRIDE = 4
+#: The second look's view: the corners' bounding square grown by this factor,
+#: so the board's edges and a little table show around the grid.
+BOARD_GROWTH = 1.3
+#: Peaks weaker than this are no corner (a sigmoid heat, 0..1).
+MIN_HEAT = 0.1
+#: The shipped weights.
+MODEL_PATH = Path(__file__).with_name("models") / "corners.onnx"
+
+
+@dataclass(frozen=True)
+class View:
+    """A square part of a photo scaled to ``INPUT`` pixels: ``pixels`` and where it lies.
+
+    ``origin`` is the photo's ``(x, y)`` at the view's top-left corner and
+    ``scale`` the view pixels per photo pixel, so a photo point ``p`` is at
+    ``(p - origin) * scale`` in the view. Parts outside the photo are black.
+    """
+
+    pixels: U8
+    origin: tuple[float, float]
+    scale: float
+
+    def to_photo(self, points: npt.ArrayLike) -> F64:
+        """View ``(x, y)`` points back in the photo's pixels."""
+        photo: F64 = np.asarray(points, dtype=np.float64) / self.scale + np.asarray(self.origin)
+        return photo
+
+    def to_view(self, points: npt.ArrayLike) -> F64:
+        """Photo ``(x, y)`` points in the view's pixels."""
+        view: F64 = (np.asarray(points, dtype=np.float64) - np.asarray(self.origin)) * self.scale
+        return view
+
+
+def _square_view(image: U8, centre: tuple[float, float], side: float) -> View:
+    """The square of ``side`` photo pixels centred on ``centre``, scaled to ``INPUT``."""
+    colour = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    height, width = colour.shape[:2]
+    side = max(float(side), 8.0)
+    x0 = round(centre[0] - side / 2.0)
+    y0 = round(centre[1] - side / 2.0)
+    n = round(side)
+    canvas = np.zeros((n, n, 3), dtype=np.uint8)
+    sx0, sy0 = max(x0, 0), max(y0, 0)
+    sx1, sy1 = min(x0 + n, width), min(y0 + n, height)
+    if sx1 > sx0 and sy1 > sy0:
+        canvas[sy0 - y0 : sy1 - y0, sx0 - x0 : sx1 - x0] = colour[sy0:sy1, sx0:sx1]
+    interpolation = cv2.INTER_AREA if n > INPUT else cv2.INTER_LINEAR
+    pixels = np.asarray(
+        cv2.resize(canvas, (INPUT, INPUT), interpolation=interpolation), dtype=np.uint8
+    )
+    return View(pixels=pixels, origin=(float(x0), float(y0)), scale=INPUT / n)
+
+
+def whole_view(image: U8) -> View:
+    """The whole photo, its longer side fitted to the view, centred."""
+    height, width = image.shape[:2]
+    return _square_view(image, (width / 2.0, height / 2.0), max(width, height))
+
+
+def board_view(image: U8, corners: npt.ArrayLike, *, growth: float = BOARD_GROWTH) -> View:
+    """A view around four corners: their bounding square, grown by ``growth``."""
+    pts = np.asarray(corners, dtype=np.float64).reshape(-1, 2)
+    low, high = pts.min(axis=0), pts.max(axis=0)
+    centre = (low + high) / 2.0
+    side = float(np.max(high - low)) * growth
+    return _square_view(image, (float(centre[0]), float(centre[1])), side)
+
+
+@functools.cache
+def load_corner_net(path: Path = MODEL_PATH) -> cv2.dnn.Net:
+    """The corner network, read once from its ONNX file, or an error naming the file."""
+    try:
+        net = cv2.dnn.readNetFromONNX(str(path))
+    except cv2.error as exc:
+        raise VisionError(f"cannot read the corner model {path}: {exc}") from None
+    return net
+
+
+_NET_LOCK = threading.Lock()
+
+
+def heat_map(view: View, path: Path = MODEL_PATH) -> tuple[F32, F32]:
+    """The network's heat (sigmoid, shape (INPUT/STRIDE,)*2) and offsets (2, same) on a view."""
+    blob = view.pixels.astype(np.float32).transpose(2, 0, 1)[None]
+    net = load_corner_net(path)
+    with _NET_LOCK:
+        net.setInput(np.ascontiguousarray(blob))
+        out = np.asarray(net.forward(), dtype=np.float32)
+    heat = 1.0 / (1.0 + np.exp(-out[0, 0]))
+    return heat.astype(np.float32), out[0, 1:3]
+
+
+def heat_peaks(heat: F32, offsets: F32, *, most: int = 8) -> tuple[F64, F64]:
+    """The heat map's local maxima over ``MIN_HEAT``, strongest first: view ``(x, y)`` and heats.
+
+    A peak's point is its cell's corner plus the offset the network gives there,
+    times ``STRIDE``.
+    """
+    dilated = cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    ys, xs = np.nonzero((heat >= dilated) & (heat >= MIN_HEAT))
+    order = np.argsort(-heat[ys, xs])[:most]
+    ys, xs = ys[order], xs[order]
+    points = np.stack(
+        [(xs + offsets[0, ys, xs]) * STRIDE, (ys + offsets[1, ys, xs]) * STRIDE], axis=-1
+    ).astype(np.float64)
+    return points.reshape(-1, 2), heat[ys, xs].astype(np.float64)
+
+
+@dataclass(frozen=True)
+class CornerGuess:
+    """Four corner intersections in the photo and the weakest one's heat.
+
+    The corners run clockwise on screen from the one nearest the photo's
+    top-left, as :func:`vision.grid.grid_from_corners` takes them.
+    """
+
+    corners: F64
+    heat: float
+
+
+def _four_corners(points: F64, heats: F64) -> tuple[F64, float] | None:
+    """The four strongest peaks, if they make a convex quadrilateral, in hull order."""
+    if len(points) < 4:
+        return None
+    quad = points[:4].astype(np.float32)
+    hull = cv2.convexHull(quad, returnPoints=False)
+    if hull is None or len(hull) != 4:
+        return None
+    return _clockwise(points[:4]), float(heats[:4].min())
+
+
+def _clockwise(quad: F64) -> F64:
+    """Corners clockwise on screen (y down), from the one nearest the image's top-left."""
+    centre = quad.mean(axis=0)
+    ordered = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
+
+
+def find_corners(image: U8, *, path: Path = MODEL_PATH) -> CornerGuess | None:
+    """The board's four corner intersections as the network sees them, or None.
+
+    First on the whole photo, then on a view around what it saw there; None
+    where either look finds no four corners making a convex quadrilateral.
+    """
+    first = whole_view(image)
+    found = _four_corners(*heat_peaks(*heat_map(first, path)))
+    if found is None:
+        return None
+    second = board_view(image, first.to_photo(found[0]))
+    again = _four_corners(*heat_peaks(*heat_map(second, path)))
+    if again is None:
+        return None
+    return CornerGuess(corners=second.to_photo(again[0]), heat=min(found[1], again[1]))
