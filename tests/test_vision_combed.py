@@ -63,3 +63,4 @@ def test_a_photo_with_no_board_is_refused_by_the_last_searches_too() -> None:
         detection.reason
     )
     assert "; wide region: " in detection.reason
+    assert detection.reason.endswith("; learned corners: the network sees no four corners")

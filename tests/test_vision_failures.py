@@ -94,6 +94,7 @@ def test_scattered_lines_are_not_a_board() -> None:
         "smeared lines",
         "stones' outline",
         "wide region",
+        "learned corners",
     ]
 
 

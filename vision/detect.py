@@ -55,6 +55,8 @@ from vision.centring import (
     take_in_line_ends,
     take_in_stones,
 )
+from vision.corners import find_corners
+from vision.errors import VisionError
 from vision.grid import (
     SMEARED_WIDTH,
     SURE_EVIDENCE,
@@ -67,6 +69,7 @@ from vision.grid import (
     find_faint_grid,
     find_grid,
     find_wide_region_grid,
+    grid_from_corners,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
@@ -254,6 +257,15 @@ FAINT_CONFIDENCE = 0.5
 #: focus; lines 0.59, certainty -0.029; 1 point wrong, confidence 0.42) and 1357
 #: #270 (lines 0.50, certainty -0.136; 43 points wrong, confidence 0).
 WELL_LINED = 0.45
+#: The network's heat (:mod:`vision.corners`, the weakest of its four corners)
+#: at which it is sure of a board. Dev photos (hard synthetic, eight seeds): of
+#: the 248 with no board, 13 give four corners at all, at 0.10 to 0.23.
+LEARNED_HEAT = 0.4
+#: How much a grid on sure learned corners must stand out from half a cell off,
+#: its stones as sure as ``MIN_CERTAINTY`` asks (``MIN_CONTRAST`` asks 0.04).
+LEARNED_CONTRAST = 0.02
+#: Most confidence given a grid the weaker floor took.
+LEARNED_CONFIDENCE = 0.3
 
 
 def detect_board(
@@ -356,10 +368,48 @@ def _found_on_wider_region(
     """
     wide = find_wide_region_grid(colour, size=size, rng=rng)
     if wide.grid is None:
-        return _failed_too(searched, wide)
+        return _found_by_learned_corners(colour, size, _failed_too(searched, wide))
     if wide.details.get("evidence", 0.0) >= SURE_EVIDENCE:
         return wide
-    return _checked_further(colour, size, rng, wide, searched=searched)
+    checked = _checked_further(colour, size, rng, wide, searched=searched)
+    return checked if checked else _found_by_learned_corners(colour, size, checked)
+
+
+def _found_by_learned_corners(
+    image: npt.NDArray[np.uint8], size: int, searched: BoardDetection
+) -> BoardDetection:
+    """The grid on the corners the learned network points at (:mod:`vision.corners`), checked.
+
+    The very last search, where every other failed (``searched`` says why): the
+    network sees a board by its shape where its lines do not show. Its grid,
+    centred on its stones and laid on the board, must read as a board by the
+    last resorts' floors (:func:`_checked_reading`), or, where the network is
+    sure of its corners (``LEARNED_HEAT``), by the weaker floor of
+    :func:`_reads_as_learned_board`, at confidence at most ``LEARNED_CONFIDENCE``.
+    """
+
+    def failed(why: str) -> BoardDetection:
+        return BoardDetection(grid=None, reason=f"{searched.reason}; learned corners: {why}")
+
+    guess = find_corners(image)
+    if guess is None:
+        return failed("the network sees no four corners")
+    height, width = image.shape[:2]
+    try:
+        grid = grid_from_corners(guess.corners, size=size, image_shape=(height, width))
+    except VisionError:
+        return failed("its corners make no quadrilateral")
+    details = {"learned": guess.heat}
+    found = BoardDetection(grid=grid, confidence=FAINT_CONFIDENCE, details=details)
+    checked = _checked_reading(image, found, laid=True)
+    if checked:
+        return checked
+    if guess.heat >= LEARNED_HEAT:
+        found = BoardDetection(grid=grid, confidence=LEARNED_CONFIDENCE, details=details)
+        checked = _checked_reading(image, found, laid=True, reads=_reads_as_learned_board)
+        if checked:
+            return checked
+    return failed(f"its grid does not read as a board (heat {guess.heat:.2f})")
 
 
 def _failed_too(searched: BoardDetection, wide: BoardDetection) -> BoardDetection:
@@ -906,7 +956,11 @@ def _found_by_faint_lines(
 
 
 def _checked_reading(
-    image: npt.NDArray[np.uint8], found: BoardDetection, *, laid: bool = False
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    *,
+    laid: bool = False,
+    reads: Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None = None,
 ) -> BoardDetection:
     """A last resort's grid, if it reads as a board by the floors a board's outline must pass.
 
@@ -921,10 +975,11 @@ def _checked_reading(
     read as a board, the grid as found is judged too: on an empty board the
     stones cannot tell where the grid lies, and centring on them can move a grid
     laid on the lines off them (dev 555 #267). Its confidence is at most
-    ``FAINT_CONFIDENCE``.
+    ``FAINT_CONFIDENCE``. ``reads`` replaces the floors (:func:`_reads_as_board`).
     """
     if found.grid is None:
         return found
+    reads_as_board = _reads_as_board if reads is None else reads
     grid, gain = found.grid, 0.0
     moves: dict[str, float] = {}
     unsure = found.details.get("evidence", 0.0) < SURE_EVIDENCE
@@ -933,12 +988,12 @@ def _checked_reading(
     sure = certainty(image, grid)
     if unsure and laid:
         grid, sure = _laid_on_board(image, grid, sure, moves)
-    if not _reads_as_board(image, grid, sure):
+    if not reads_as_board(image, grid, sure):
         if grid is found.grid:
             return _not_a_board(found)
         grid, gain, moves = found.grid, 0.0, {}
         sure = certainty(image, grid)
-        if not _reads_as_board(image, grid, sure):
+        if not reads_as_board(image, grid, sure):
             return _not_a_board(found)
     details = {**found.details, **moves, "certainty": sure}
     if gain != 0.0:
@@ -958,6 +1013,17 @@ def _reads_as_board(image: npt.NDArray[np.uint8], grid: Grid, sure: float) -> bo
         return True
     lines = weaker_lines(image, grid)
     return lines >= MIN_LINE_CONTRAST and (sure >= LINED_CERTAINTY or lines >= WELL_LINED)
+
+
+def _reads_as_learned_board(image: npt.NDArray[np.uint8], grid: Grid, sure: float) -> bool:
+    """The floors, or stones as sure as ``MIN_CERTAINTY`` standing out by ``LEARNED_CONTRAST``.
+
+    For a grid on corners the network is sure of (``LEARNED_HEAT``): its shape
+    is evidence the lines and stones could not give.
+    """
+    if _reads_as_board(image, grid, sure):
+        return True
+    return sure >= MIN_CERTAINTY and half_cell_contrast(image, grid) >= LEARNED_CONTRAST
 
 
 def _not_a_board(found: BoardDetection) -> BoardDetection:
