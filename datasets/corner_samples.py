@@ -28,6 +28,7 @@ F32 = npt.NDArray[np.float32]
 BOARD_VIEWS = 2
 #: The board views' growth is drawn from this range (``BOARD_GROWTH`` is inside).
 GROWTH_RANGE = (1.08, 1.7)
+assert GROWTH_RANGE[0] <= BOARD_GROWTH <= GROWTH_RANGE[1]
 #: ... and their centre moved by up to this share of the view's side.
 SHIFT = 0.06
 
@@ -44,7 +45,6 @@ def photo_samples(
     image: U8, corners: npt.ArrayLike | None, rng: np.random.Generator
 ) -> list[CornerSample]:
     """The whole view and ``BOARD_VIEWS`` board views of one photo (random squares if no board)."""
-    assert GROWTH_RANGE[0] <= BOARD_GROWTH <= GROWTH_RANGE[1]
     none = np.full((4, 2), np.nan, dtype=np.float32)
     whole = whole_view(image)
     if corners is None:

@@ -321,7 +321,9 @@ def detect_board(
         is set where the last resort found it: the outline's grid stretched onto
         the lines (:func:`vision.outline.find_by_stretched_outline`);
         ``details["wide"]`` where the very last search found it, the lines on a
-        wider crop (:func:`vision.grid.find_wide_region_grid`). For a
+        wider crop (:func:`vision.grid.find_wide_region_grid`);
+        ``details["learned"]`` the heat of the learned corners where the grid
+        stands on them (:mod:`vision.corners`), after every other search. For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
