@@ -123,11 +123,11 @@ def points_wrong(board: tuple[str, ...], truth: tuple[str, ...]) -> int:
 @pytest.mark.parametrize(
     ("run", "index", "size", "confidence"),
     [
-        # 19×19, cells of 15 pixels: the lines' crops cut part of it off. Its
-        # grid reads as a board by the last resorts' floors.
+        # 19×19, cells of 15 pixels, missed by every other search. Its grid
+        # reads as a board by the last resorts' floors.
         (2222, 176, 19, FAINT_CONFIDENCE),
-        # 9×9 with few stones, its lines too faint: its stones stand out by
-        # 0.029, under the floors' 0.04, but the network is sure (heat 0.63).
+        # 9×9 on floor tiles, missed by every other search: its stones stand
+        # out by 0.029, under the floors' 0.04, but the network is sure (heat 0.63).
         (2222, 18, 9, LEARNED_CONFIDENCE),
     ],
 )
