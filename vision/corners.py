@@ -35,6 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.errors import VisionError
+from vision.geometry import clockwise_from_top_left
 
 __all__ = [
     "BOARD_GROWTH",
@@ -186,14 +187,7 @@ def _four_corners(points: F64, heats: F64) -> tuple[F64, float] | None:
     hull = cv2.convexHull(quad, returnPoints=False)
     if hull is None or len(hull) != 4:
         return None
-    return _clockwise(points[:4]), float(heats[:4].min())
-
-
-def _clockwise(quad: F64) -> F64:
-    """Corners clockwise on screen (y down), from the one nearest the image's top-left."""
-    centre = quad.mean(axis=0)
-    ordered = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
-    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
+    return clockwise_from_top_left(points[:4]), float(heats[:4].min())
 
 
 def find_corners(image: U8, *, path: Path = MODEL_PATH) -> CornerGuess | None:

@@ -18,6 +18,7 @@ __all__ = [
     "Lattice1D",
     "apply_homography",
     "cell_aspect",
+    "clockwise_from_top_left",
     "comb_lattices",
     "fit_homography",
     "fit_lattice",
@@ -26,6 +27,17 @@ __all__ = [
 ]
 
 FloatArray = npt.NDArray[np.float64]
+
+
+def clockwise_from_top_left(quad: FloatArray) -> FloatArray:
+    """A quadrilateral's corners clockwise on screen (y down), from the one nearest the top-left.
+
+    The order :func:`vision.grid.grid_from_corners` takes: board[0][0],
+    board[0][N-1], board[N-1][N-1], board[N-1][0].
+    """
+    centre = quad.mean(axis=0)
+    ordered = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
+    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
 
 
 def apply_homography(homography: FloatArray, points: FloatArray) -> FloatArray:

@@ -48,7 +48,12 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.centring import centre_on_stones, certainty, half_cell_contrast
-from vision.geometry import apply_homography, cell_aspect, fit_homography
+from vision.geometry import (
+    apply_homography,
+    cell_aspect,
+    clockwise_from_top_left,
+    fit_homography,
+)
 from vision.grid import (
     MAX_ASPECT,
     BoardDetection,
@@ -179,15 +184,15 @@ def board_outlines(image: npt.NDArray[np.uint8], *, edges: bool = True) -> list[
                 dtype=np.uint8,
             )
             for region, contour, quad in _board_like_regions(mask):
-                found.append((region, _clockwise(quad / scale)))
+                found.append((region, clockwise_from_top_left(quad / scale)))
                 if not edges:
                     continue
-                square = fit_homography(_UNIT_SQUARE, _clockwise(quad))
+                square = fit_homography(_UNIT_SQUARE, clockwise_from_top_left(quad))
                 cut = not _square_in_world(square, small.shape[:2])
                 restored = _cut_corner(contour) if cut else None
                 for edged in (_four_edges(contour, quad), restored):
                     if edged is not None:
-                        found.append((region, _clockwise(edged / scale)))
+                        found.append((region, clockwise_from_top_left(edged / scale)))
     found.sort(key=lambda item: -item[0])
     outlines: list[FloatArray] = []
     for _, quad in found:
@@ -224,7 +229,10 @@ def stones_outlines(image: npt.NDArray[np.uint8]) -> list[FloatArray]:
         cv2.morphologyEx(cv2.morphologyEx(busy, cv2.MORPH_CLOSE, joined), cv2.MORPH_OPEN, kernel),
         dtype=np.uint8,
     )
-    found = [(region, _clockwise(quad / scale)) for region, _, quad in _board_like_regions(mask)]
+    found = [
+        (region, clockwise_from_top_left(quad / scale))
+        for region, _, quad in _board_like_regions(mask)
+    ]
     found.sort(key=lambda item: -item[0])
     return [quad for _, quad in found]
 
@@ -371,13 +379,6 @@ def _cut_corner(contour: npt.NDArray[np.int32]) -> FloatArray | None:
         if area <= most and (best is None or area < best[0]):
             best = (area, np.asarray(quad, dtype=np.float64))
     return None if best is None else best[1]
-
-
-def _clockwise(quad: FloatArray) -> FloatArray:
-    """Corners clockwise on screen (y down), from the one nearest the image's top-left."""
-    centre = quad.mean(axis=0)
-    ordered = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
-    return np.roll(ordered, -int(np.argmin(ordered.sum(axis=1))), axis=0)
 
 
 def grid_in_outline(
