@@ -28,6 +28,8 @@ def test_without_the_snap_the_same_grid_is_misplaced(
     # wrong: here the one stretch, kept only where its stones read surer.
     monkeypatch.setattr(vision.detect, "STRETCH_ROUNDS", 1)
     monkeypatch.setattr(vision.detect, "STRETCH_CLEARER", float("inf"))
+    # Nor may the learned corners dispute it: their grid places it right too.
+    monkeypatch.setattr(vision.detect, "DISPUTED_BELOW", 0.0)
     detection = detect_board(photo.image, size=19)
     assert "snapped" not in detection.details
     seen = read_stones(photo.image, detection.grid).board

@@ -266,6 +266,12 @@ LEARNED_HEAT = 0.4
 LEARNED_CONTRAST = 0.02
 #: Most confidence given a grid the weaker floor took.
 LEARNED_CONFIDENCE = 0.3
+#: A placement read less sure than this is checked against the learned corners
+#: (:func:`_disputed`).
+DISPUTED_BELOW = 0.9
+#: The learned corners dispute a placement whose farthest corner lies more than
+#: this many of its cells from theirs.
+DISPUTED_CELLS = 1.0
 
 
 def detect_board(
@@ -323,7 +329,9 @@ def detect_board(
         ``details["wide"]`` where the very last search found it, the lines on a
         wider crop (:func:`vision.grid.find_wide_region_grid`);
         ``details["learned"]`` the heat of the learned corners where the grid
-        stands on them (:mod:`vision.corners`), after every other search. For a
+        stands on them (:mod:`vision.corners`), after every other search, and
+        ``details["disputed"]`` where those corners disputed an unsure placement
+        and their grid read surer (:func:`_disputed`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -349,8 +357,10 @@ def detect_board(
         with photo_kept(colour):
             if found.grid is None:
                 others = _other_searches(colour, size, rng, found)
-                return others if others else _found_on_wider_region(colour, size, rng, others)
-            return _checked_further(colour, size, rng, found)
+                if not others:
+                    others = _found_on_wider_region(colour, size, rng, others)
+                return _disputed(colour, others)
+            return _disputed(colour, _checked_further(colour, size, rng, found))
 
 
 def _found_on_wider_region(
@@ -506,6 +516,57 @@ def _checked_further(
     details["certainty"] = sure
     confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
+
+
+def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
+    """An unsure placement, or the grid on the learned corners where they dispute it.
+
+    Where a placement reads less sure than ``DISPUTED_BELOW`` and the network
+    is sure of four corners (``LEARNED_HEAT``) more than ``DISPUTED_CELLS``
+    from its own, the network's grid is centred on its stones and laid on the
+    board. It replaces the placement where it still lies elsewhere, its stones
+    read surer by ``STONES_SURER``, and it passes the last resorts' floors
+    (:func:`_reads_as_board`), at confidence at most ``FAINT_CONFIDENCE``: two
+    searches disagreed.
+    """
+    grid = found.grid
+    if grid is None or found.confidence >= DISPUTED_BELOW or "learned" in found.details:
+        return found
+    guess = find_corners(image)
+    if guess is None or guess.heat < LEARNED_HEAT:
+        return found
+    try:
+        learned = grid_from_corners(guess.corners, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return found
+    if _cells_apart(learned, grid) <= DISPUTED_CELLS:
+        return found
+    centred, _ = centre_on_stones(image, learned)
+    laid, sure_laid = _laid_on_board(image, centred, certainty(image, centred), {})
+    if _cells_apart(laid, grid) <= DISPUTED_CELLS:
+        return found
+    sure = found.details.get("certainty", certainty(image, grid))
+    if sure_laid < sure + STONES_SURER or not _reads_as_board(image, laid, sure_laid):
+        return found
+    confidence = min(FAINT_CONFIDENCE, float(np.clip(1.0 + sure_laid / UNSURE_READING, 0.0, 1.0)))
+    details = {"learned": guess.heat, "disputed": 1.0, "certainty": sure_laid}
+    return BoardDetection(grid=laid, confidence=confidence, details=details)
+
+
+def _cells_apart(grid: Grid, other: Grid) -> float:
+    """How far ``other``'s farthest corner lies from ``grid``'s, in ``grid``'s cells.
+
+    The corners are compared in each of the four turns: two grids on one board
+    seen near 45 degrees may call different corners board[0][0].
+    """
+    corners, others = grid.corners, other.corners
+    cell = float(np.mean(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)))
+    cell /= grid.size - 1
+    apart = min(
+        float(np.linalg.norm(np.roll(others, turn, axis=0) - corners, axis=1).max())
+        for turn in range(4)
+    )
+    return apart / max(cell, 1e-9)
 
 
 def _doubled_surer(
