@@ -174,6 +174,20 @@ def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 6
 
 
+def test_a_placement_under_the_floors_gives_way_to_a_far_surer_learned_grid() -> None:
+    # Dev 2222 #260, a printed 19×19 with cells of 7 pixels, placed a cell and a
+    # half off with its stones reading -0.132. The network's grid reads -0.067:
+    # under the floors too, but far surer, and its stones stand out (0.046).
+    photo = render_photo(seed=photo_seed(2222, 260), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("disputed")
+    assert found.confidence == 0.0
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 19
+
+
 def test_an_unsure_placement_stays_where_the_learned_grid_fails_the_floors() -> None:
     # Dev 555 #139, placed right at 0.59: the network's corners lie a cell off
     # and its grid reads a little surer, but its stones do not stand out from

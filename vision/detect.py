@@ -272,6 +272,9 @@ DISPUTED_BELOW = 0.9
 #: The learned corners dispute a placement whose farthest corner lies more than
 #: this many of its cells from theirs.
 DISPUTED_CELLS = 1.0
+#: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
+#: learned corners' grid must read to replace it without passing them.
+DISPUTED_SURER = 0.02
 
 
 def detect_board(
@@ -527,7 +530,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     board. It replaces the placement where it still lies elsewhere, its stones
     read surer by ``STONES_SURER``, and it passes the last resorts' floors
     (:func:`_reads_as_board`), at confidence at most ``FAINT_CONFIDENCE``: two
-    searches disagreed.
+    searches disagreed. Where the placement itself is under the floors, its
+    stones less sure than ``MIN_CERTAINTY``, a grid reading surer by
+    ``DISPUTED_SURER`` whose stones stand out (``MIN_CONTRAST``) will do.
     """
     grid = found.grid
     if grid is None or found.confidence >= DISPUTED_BELOW or "learned" in found.details:
@@ -546,7 +551,14 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     if _cells_apart(laid, grid) <= DISPUTED_CELLS:
         return found
     sure = found.details.get("certainty", certainty(image, grid))
-    if sure_laid < sure + STONES_SURER or not _reads_as_board(image, laid, sure_laid):
+    if sure_laid < sure + STONES_SURER:
+        return found
+    # A placement under the floors itself gives way to a grid far surer whose
+    # stones stand out, though not as sure as the floors ask.
+    below_floors = sure < MIN_CERTAINTY and sure_laid >= sure + DISPUTED_SURER
+    if not _reads_as_board(image, laid, sure_laid) and not (
+        below_floors and half_cell_contrast(image, laid) >= MIN_CONTRAST
+    ):
         return found
     confidence = min(FAINT_CONFIDENCE, float(np.clip(1.0 + sure_laid / UNSURE_READING, 0.0, 1.0)))
     details = {"learned": guess.heat, "disputed": 1.0, "certainty": sure_laid}
