@@ -36,6 +36,9 @@ its first line stop short of it and run on past its last
 unsure grid on which neither the stones nor the lines stand out from half a cell
 off (``BARE_CONTRAST``) is not taken (a floor's tiles, or a board's lattice
 lines off): the searches for where nothing was found then look for the board.
+Last of all, a learned network's four corners (:mod:`vision.corners`) give a
+grid where nothing else found one, and dispute a placement still unsure
+(``DISPUTED_BELOW``), whose place their grid takes where it reads surer.
 """
 
 from __future__ import annotations
