@@ -150,42 +150,32 @@ def test_a_board_no_search_placed_is_read_on_the_learned_corners(
 
 
 @pytest.mark.parametrize(
-    ("run", "index", "size"),
+    ("run", "index", "size", "confidence", "wrong"),
     [
         # 19×19, placed by the board's outline 2.8 cells off (confidence 0.42):
-        # the network's grid reads surer (certainty -0.012 against -0.038).
-        (333, 197, 19),
+        # the network's grid reads surer (certainty -0.012 against -0.038). It
+        # reads 6 points wrong (none on the true grid): placed, not yet every point.
+        (333, 197, 19, FAINT_CONFIDENCE, 6),
         # 9×9 on printed paper, placed twelve cells off, on the floor's tiles.
-        (1111, 242, 9),
+        (1111, 242, 9, FAINT_CONFIDENCE, 0),
+        # A printed 19×19 with cells of 7 pixels, placed a cell and a half off
+        # with its stones reading -0.132, under the floors. The network's grid
+        # reads -0.067: under them too, but far surer, and its stones stand out
+        # (0.046); at confidence 0, as the placement was.
+        (2222, 260, 19, 0.0, 19),
     ],
 )
 def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
-    run: int, index: int, size: int
+    run: int, index: int, size: int, confidence: float, wrong: int
 ) -> None:
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=size)
     assert found and found.details.get("disputed")
-    assert 0.0 < found.confidence <= FAINT_CONFIDENCE
+    assert found.confidence == confidence
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
-    # On 333 #197 the grid laid on the board reads 6 points wrong (none on the
-    # true grid): the board is placed, not yet every point on it.
-    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 6
-
-
-def test_a_placement_under_the_floors_gives_way_to_a_far_surer_learned_grid() -> None:
-    # Dev 2222 #260, a printed 19×19 with cells of 7 pixels, placed a cell and a
-    # half off with its stones reading -0.132. The network's grid reads -0.067:
-    # under the floors too, but far surer, and its stones stand out (0.046).
-    photo = render_photo(seed=photo_seed(2222, 260), difficulty="hard")
-    assert photo.board is not None and photo.corners is not None
-    found = detect_board(photo.image, size=19)
-    assert found and found.details.get("disputed")
-    assert found.confidence == 0.0
-    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
-    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
-    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 19
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
 
 
 def test_an_unsure_placement_stays_where_the_learned_grid_fails_the_floors() -> None:
