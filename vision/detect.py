@@ -553,7 +553,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     laid, sure_laid = _laid_on_board(image, centred, certainty(image, centred), {})
     if _cells_apart(laid, grid) <= DISPUTED_CELLS:
         return found
-    sure = found.details.get("certainty", certainty(image, grid))
+    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
     if sure_laid < sure + STONES_SURER:
         return found
     # A placement under the floors itself gives way to a grid far surer whose
