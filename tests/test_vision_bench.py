@@ -74,12 +74,15 @@ def test_bench_vision_prints_the_table_and_draws_it(
         line = next(line for line in out if line.startswith(f"peer for {label}: "))
         peer = float(line.split("median ")[1].split(" ms")[0])
         ratio = float(line.split("takes ")[1].split(" times")[0])
-        ours = float(out[2].split()[column])
+        printed = out[2].split()[column]
+        ours = float(printed)
         assert peer > 0
-        # All three are printed to a tenth: the peer and the ratio each rounded by
-        # up to 0.05 move their product by up to 0.05 times the other (a peer of
-        # 0.3 ms printed for 0.27 does so by a tenth), and ours by 0.05 itself.
-        rounding = 0.05 * (peer + ratio) + 0.05 + 0.01  # and a hair for their product
+        # The peer and the ratio are printed to a tenth: each rounded by up to 0.05
+        # moves their product by up to 0.05 times the other (a peer of 0.3 ms printed
+        # for 0.27 does so by a tenth). Ours is rounded by half its last printed
+        # digit: 0.5 for (a), printed in whole ms, and 0.05 for (b).
+        decimals = len(printed.partition(".")[2])
+        rounding = 0.05 * (peer + ratio) + 0.5 * 10.0**-decimals + 0.01  # a hair more
         assert ratio * peer == pytest.approx(ours, abs=rounding)
 
 
