@@ -83,6 +83,14 @@ def register(subparsers: Any) -> None:
 
     add_arguments(corners)
     corners.set_defaults(func=_corners)
+    refiner = kinds.add_parser(
+        "refiner",
+        help="the corner refiner of vision.corners (needs torch: pip install .[train])",
+    )
+    from server.refiner_training import add_arguments as refiner_arguments
+
+    refiner_arguments(refiner)
+    refiner.set_defaults(func=_refiner)
 
 
 def _corners(args: argparse.Namespace) -> int:
@@ -93,6 +101,18 @@ def _corners(args: argparse.Namespace) -> int:
         print("kifu train corners needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
         return 2
     from server.corner_training import run
+
+    return run(args)
+
+
+def _refiner(args: argparse.Namespace) -> int:
+    """Train the corner refiner; an error naming the missing extra without torch."""
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        print("kifu train refiner needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
+        return 2
+    from server.refiner_training import run
 
     return run(args)
 

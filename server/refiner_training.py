@@ -1,0 +1,234 @@
+"""Training of the corner refiner of :func:`vision.corners.refine_corners` (PyTorch, optional).
+
+``kifu train refiner`` renders hard synthetic photos on every core, cuts the
+refiner's patches around rough corners (:mod:`datasets.corner_samples`: the
+true corners moved as the corner network misplaces them), fits a small
+convolutional net that says where the true corner lies in each patch (an L1
+loss on its cells from the patch's centre), with mirror images across the
+patch's diagonal, and writes it as ONNX for OpenCV's ``dnn`` to run. Every
+random draw follows from ``--seed``.
+
+Needs ``pip install -e .[train]`` (torch and onnx).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from vision.corners import PATCH
+
+__all__ = ["add_arguments", "refiner_net", "render_refiner_set", "run", "train_refiner"]
+
+
+def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
+    from datasets.corner_samples import rendered_refiner_samples
+
+    seed, start, stop = args
+    patches, targets, photo = [], [], []
+    indices = range(start, stop)
+    for index, (cut, cells) in zip(indices, rendered_refiner_samples(seed, indices), strict=True):
+        if len(cells):
+            patches.append(cut)
+            targets.append(cells)
+            photo.extend([index] * len(cells))
+    if not patches:
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 2), np.float32), []
+    return np.concatenate(patches), np.concatenate(targets), photo
+
+
+def render_refiner_set(seed: int, photos: int, workers: int) -> tuple[Any, Any, Any]:
+    """The refiner's samples of ``photos`` photos of the run ``seed``: uint8 patches
+    (N, PATCH, PATCH, 3), true cells (N, 2) and the photo each was cut from (N,)."""
+    chunk = 25
+    jobs = [(seed, start, min(start + chunk, photos)) for start in range(0, photos, chunk)]
+    patches, targets, photo = [], [], []
+    started = time.monotonic()
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for done, (p, c, i) in enumerate(pool.imap(_render_chunk, jobs), start=1):
+            patches.append(p)
+            targets.append(c)
+            photo.extend(i)
+            if done % 10 == 0 or done == len(jobs):
+                print(
+                    f"rendered {min(done * chunk, photos)}/{photos} photos "
+                    f"({time.monotonic() - started:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    return np.concatenate(patches), np.concatenate(targets), np.array(photo)
+
+
+def refiner_net() -> Any:
+    """The network's class (made on call, so that importing this module needs no torch)."""
+    import torch
+    from torch import nn
+
+    def block(cin: int, cout: int) -> nn.Sequential:
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, padding=1, bias=False),
+            nn.BatchNorm2d(cout),
+            nn.ReLU(inplace=True),
+        )
+
+    class RefinerNet(nn.Module):  # type: ignore[misc]
+        """Three stages of two convolutions, each halving the patch, then two dense layers."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.features = nn.Sequential(
+                block(3, 24),
+                block(24, 24),
+                nn.MaxPool2d(2),
+                block(24, 48),
+                block(48, 48),
+                nn.MaxPool2d(2),
+                block(48, 64),
+                block(64, 64),
+                nn.MaxPool2d(2),
+            )
+            side = PATCH // 8
+            self.head = nn.Sequential(
+                nn.Flatten(), nn.Linear(64 * side * side, 128), nn.ReLU(inplace=True)
+            )
+            self.out = nn.Linear(128, 2)
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            x = x / 127.5 - 1.0
+            return self.out(self.head(self.features(x)))
+
+    return RefinerNet
+
+
+def train_refiner(
+    patches: Any,
+    cells: Any,
+    *,
+    out: Path,
+    seed: int,
+    epochs: int,
+    batch: int = 256,
+    lr: float = 2e-3,
+    held: int = 0,
+) -> dict[str, float]:
+    """Fit the net on the patches (the last ``held`` kept out to measure) and write ONNX."""
+    import torch
+
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    net = refiner_net()().to(device)
+    n = len(patches) - held
+    images = torch.from_numpy(patches).to(device)  # uint8 (N, P, P, 3), BGR
+    truth = torch.from_numpy(cells).to(device)
+    steps = epochs * (n // batch)
+    optimiser = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=lr, total_steps=steps)
+    started = time.monotonic()
+    for epoch in range(epochs):
+        net.train()
+        order = torch.randperm(n, generator=generator).to(device)
+        total = 0.0
+        for start in range(0, n - batch + 1, batch):
+            idx = order[start : start + batch]
+            x = images[idx].permute(0, 3, 1, 2).float()
+            y = truth[idx]
+            # A board's corner mirrored across the patch's diagonal is a corner too.
+            if bool(torch.randint(2, (1,), generator=generator)):
+                x = x.transpose(-1, -2)
+                y = y.flip(-1)
+            loss = torch.abs(net(x) - y).mean()
+            optimiser.zero_grad(set_to_none=True)
+            loss.backward()
+            optimiser.step()
+            schedule.step()
+            total += float(loss.detach())
+        print(
+            f"epoch {epoch + 1}/{epochs}: L1 {total / max(1, n // batch):.4f} cells "
+            f"({time.monotonic() - started:.0f} s)",
+            file=sys.stderr,
+            flush=True,
+        )
+    net.eval()
+    figures = _measure(torch, net, images[n:], truth[n:]) if held else {}
+    net = net.float().cpu()
+    torch.onnx.export(
+        net,
+        torch.zeros(1, 3, PATCH, PATCH),
+        str(out),
+        input_names=["patch"],
+        output_names=["cells"],
+        dynamic_axes={"patch": {0: "batch"}, "cells": {0: "batch"}},
+        opset_version=13,
+        dynamo=False,
+    )
+    return figures
+
+
+def _measure(torch: Any, net: Any, images: Any, truth: Any) -> dict[str, float]:
+    """Held-out patches: the rough corners' and the refined corners' errors, in cells."""
+    with torch.no_grad():
+        found = torch.cat(
+            [
+                net(images[start : start + 512].permute(0, 3, 1, 2).float())
+                for start in range(0, len(images), 512)
+            ]
+        )
+    rough = torch.linalg.norm(truth, dim=-1).cpu().numpy()
+    refined = torch.linalg.norm(found - truth, dim=-1).cpu().numpy()
+    return {
+        "patches": len(truth),
+        "rough_median_cells": float(np.median(rough)),
+        "refined_median_cells": float(np.median(refined)),
+        "refined_p95_cells": float(np.percentile(refined, 95)),
+        "refined_within_quarter": float(np.mean(refined < 0.25)),
+    }
+
+
+def add_arguments(parser: Any) -> None:
+    """The options of ``kifu train refiner``."""
+    parser.add_argument("--out", type=Path, required=True, help="ONNX file to write")
+    parser.add_argument(
+        "--photos", type=int, default=2800, help="photos to train on (default 2800)"
+    )
+    parser.add_argument(
+        "--held", type=int, default=200, help="photos after those, to measure on (default 200)"
+    )
+    parser.add_argument("--epochs", type=int, default=20, help="passes over the patches (20)")
+    parser.add_argument(
+        "--seed", type=int, default=1000, help="seed of photos and training (default 1000)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=multiprocessing.cpu_count(), help="rendering processes"
+    )
+
+
+def run(args: Any) -> int:
+    """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
+    import json
+
+    patches, cells, photo = render_refiner_set(args.seed, args.photos + args.held, args.workers)
+    held = int(np.count_nonzero(photo >= args.photos))
+    figures = train_refiner(
+        patches, cells, out=args.out, seed=args.seed, epochs=args.epochs, held=held
+    )
+    print(json.dumps(figures))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Standalone ``kifu train refiner``."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="kifu train refiner")
+    add_arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
