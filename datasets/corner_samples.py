@@ -6,6 +6,10 @@ corners' square grown by a random factor and shifted a little, since a first
 look is off by a few view pixels). A photo with no board gives the whole view
 and a random square, both with no corner. Everything follows from the seeds,
 so a training set can be rebuilt from the repository alone.
+
+The refiner's samples (:func:`refiner_samples`) are patches cut around rough
+corners, the true ones moved as the corner network misplaces them, with
+where the true corner lies in each.
 """
 
 from __future__ import annotations
