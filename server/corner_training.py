@@ -17,14 +17,25 @@ import math
 import multiprocessing
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from vision.corners import INPUT, STRIDE
 
-__all__ = ["add_arguments", "corner_net", "render_set", "run", "train"]
+__all__ = [
+    "add_arguments",
+    "corner_net",
+    "render_in_pool",
+    "render_set",
+    "run",
+    "train",
+    "training_arguments",
+]
+
+T = TypeVar("T")
 
 
 def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
@@ -41,25 +52,32 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
     return np.stack(pixels), np.stack(corners), np.array(photo)
 
 
-def render_set(seed: int, photos: int, workers: int) -> tuple[Any, Any, Any]:
-    """Every view of ``photos`` photos of the run ``seed``: uint8 (N, S, S, 3), corners
-    (N, 4, 2) and the photo each view was cut from (N,)."""
-    chunk = 25
-    jobs = [(seed, start, min(start + chunk, photos)) for start in range(0, photos, chunk)]
-    pixels, corners, photo = [], [], []
+def render_in_pool(
+    chunk: Callable[[tuple[int, int, int]], T], seed: int, photos: int, workers: int
+) -> list[T]:
+    """``chunk`` of every 25 photos of ``photos`` of the run ``seed``, on ``workers``
+    processes, in order, counting the photos rendered on stderr."""
+    size = 25
+    jobs = [(seed, start, min(start + size, photos)) for start in range(0, photos, size)]
+    done: list[T] = []
     started = time.monotonic()
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for done, (p, c, i) in enumerate(pool.imap(_render_chunk, jobs), start=1):
-            pixels.append(p)
-            corners.append(c)
-            photo.append(i)
-            if done % 20 == 0 or done == len(jobs):
+        for count, result in enumerate(pool.imap(chunk, jobs), start=1):
+            done.append(result)
+            if count % 10 == 0 or count == len(jobs):
                 print(
-                    f"rendered {min(done * chunk, photos)}/{photos} photos "
+                    f"rendered {min(count * size, photos)}/{photos} photos "
                     f"({time.monotonic() - started:.0f} s)",
                     file=sys.stderr,
                     flush=True,
                 )
+    return done
+
+
+def render_set(seed: int, photos: int, workers: int) -> tuple[Any, Any, Any]:
+    """Every view of ``photos`` photos of the run ``seed``: uint8 (N, S, S, 3), corners
+    (N, 4, 2) and the photo each view was cut from (N,)."""
+    pixels, corners, photo = zip(*render_in_pool(_render_chunk, seed, photos, workers), strict=True)
     return np.concatenate(pixels), np.concatenate(corners), np.concatenate(photo)
 
 
@@ -275,14 +293,21 @@ def main(argv: list[str] | None = None) -> int:
 
 def add_arguments(parser: Any) -> None:
     """The options of ``kifu train corners``."""
+    training_arguments(parser, photos=3800, epochs=15, passes_over="the views")
+
+
+def training_arguments(parser: Any, *, photos: int, epochs: int, passes_over: str) -> None:
+    """The options every network's training takes, with its own defaults."""
     parser.add_argument("--out", type=Path, required=True, help="ONNX file to write")
     parser.add_argument(
-        "--photos", type=int, default=3800, help="photos to train on (default 3800)"
+        "--photos", type=int, default=photos, help=f"photos to train on (default {photos})"
     )
     parser.add_argument(
         "--held", type=int, default=200, help="photos after those, to measure on (default 200)"
     )
-    parser.add_argument("--epochs", type=int, default=15, help="passes over the views (15)")
+    parser.add_argument(
+        "--epochs", type=int, default=epochs, help=f"passes over {passes_over} ({epochs})"
+    )
     parser.add_argument(
         "--seed", type=int, default=1000, help="seed of photos and training (default 1000)"
     )

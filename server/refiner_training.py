@@ -13,7 +13,6 @@ Needs ``pip install -e .[train]`` (torch and onnx).
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from server.corner_training import render_in_pool, training_arguments
 from vision.corners import PATCH
 
 __all__ = ["add_arguments", "refiner_net", "render_refiner_set", "run", "train_refiner"]
@@ -38,30 +38,16 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
             targets.append(cells)
             photo.extend([index] * len(cells))
     if not patches:
-        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 2), np.float32), []
-    return np.concatenate(patches), np.concatenate(targets), photo
+        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 2), np.float32), np.zeros(0)
+    return np.concatenate(patches), np.concatenate(targets), np.array(photo)
 
 
 def render_refiner_set(seed: int, photos: int, workers: int) -> tuple[Any, Any, Any]:
     """The refiner's samples of ``photos`` photos of the run ``seed``: uint8 patches
     (N, PATCH, PATCH, 3), true cells (N, 2) and the photo each was cut from (N,)."""
-    chunk = 25
-    jobs = [(seed, start, min(start + chunk, photos)) for start in range(0, photos, chunk)]
-    patches, targets, photo = [], [], []
-    started = time.monotonic()
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for done, (p, c, i) in enumerate(pool.imap(_render_chunk, jobs), start=1):
-            patches.append(p)
-            targets.append(c)
-            photo.extend(i)
-            if done % 10 == 0 or done == len(jobs):
-                print(
-                    f"rendered {min(done * chunk, photos)}/{photos} photos "
-                    f"({time.monotonic() - started:.0f} s)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-    return np.concatenate(patches), np.concatenate(targets), np.array(photo)
+    chunks = render_in_pool(_render_chunk, seed, photos, workers)
+    patches, cells, photo = zip(*chunks, strict=True)
+    return np.concatenate(patches), np.concatenate(cells), np.concatenate(photo)
 
 
 def refiner_net() -> Any:
@@ -192,20 +178,7 @@ def _measure(torch: Any, net: Any, images: Any, truth: Any) -> dict[str, float]:
 
 def add_arguments(parser: Any) -> None:
     """The options of ``kifu train refiner``."""
-    parser.add_argument("--out", type=Path, required=True, help="ONNX file to write")
-    parser.add_argument(
-        "--photos", type=int, default=2800, help="photos to train on (default 2800)"
-    )
-    parser.add_argument(
-        "--held", type=int, default=200, help="photos after those, to measure on (default 200)"
-    )
-    parser.add_argument("--epochs", type=int, default=20, help="passes over the patches (20)")
-    parser.add_argument(
-        "--seed", type=int, default=1000, help="seed of photos and training (default 1000)"
-    )
-    parser.add_argument(
-        "--workers", type=int, default=multiprocessing.cpu_count(), help="rendering processes"
-    )
+    training_arguments(parser, photos=2800, epochs=20, passes_over="the patches")
 
 
 def run(args: Any) -> int:
@@ -219,16 +192,3 @@ def run(args: Any) -> int:
     )
     print(json.dumps(figures))
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Standalone ``kifu train refiner``."""
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="kifu train refiner")
-    add_arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -157,10 +157,15 @@ def board_view(image: U8, corners: npt.ArrayLike, *, growth: float = BOARD_GROWT
 @functools.cache
 def load_corner_net(path: Path = MODEL_PATH) -> cv2.dnn.Net:
     """The corner network, read once from its ONNX file, or an error naming the file."""
+    return _read_onnx(path, "corner model")
+
+
+def _read_onnx(path: Path, what: str) -> cv2.dnn.Net:
+    """An ONNX network for OpenCV's ``dnn``, or an error naming ``what`` and the file."""
     try:
         net = cv2.dnn.readNetFromONNX(str(path))
     except cv2.error as exc:
-        raise VisionError(f"cannot read the corner model {path}: {exc}") from None
+        raise VisionError(f"cannot read the {what} {path}: {exc}") from None
     return net
 
 
@@ -300,11 +305,7 @@ def cells_to_patch(cells: npt.ArrayLike) -> F64:
 @functools.cache
 def load_refiner(path: Path = REFINER_PATH) -> cv2.dnn.Net:
     """The corner refiner, read once from its ONNX file, or an error naming the file."""
-    try:
-        net = cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"cannot read the corner refiner {path}: {exc}") from None
-    return net
+    return _read_onnx(path, "corner refiner")
 
 
 def refine_corners(

@@ -19,6 +19,7 @@ the model must not take for stones).
 from __future__ import annotations
 
 import argparse
+import importlib
 import itertools
 import sys
 import time
@@ -94,27 +95,24 @@ def register(subparsers: Any) -> None:
 
 
 def _corners(args: argparse.Namespace) -> int:
-    """Train the corner network; an error naming the missing extra without torch."""
-    try:
-        import torch  # noqa: F401
-    except ImportError:
-        print("kifu train corners needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
-        return 2
-    from server.corner_training import run
-
-    return run(args)
+    """Train the corner network (:mod:`server.corner_training`)."""
+    return _with_torch("corners", "server.corner_training", args)
 
 
 def _refiner(args: argparse.Namespace) -> int:
-    """Train the corner refiner; an error naming the missing extra without torch."""
+    """Train the corner refiner (:mod:`server.refiner_training`)."""
+    return _with_torch("refiner", "server.refiner_training", args)
+
+
+def _with_torch(kind: str, module: str, args: argparse.Namespace) -> int:
+    """``module.run(args)``; an error naming the missing extra without torch."""
     try:
         import torch  # noqa: F401
     except ImportError:
-        print("kifu train refiner needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
+        print(f"kifu train {kind} needs PyTorch: pip install -e '.[train]'", file=sys.stderr)
         return 2
-    from server.refiner_training import run
-
-    return run(args)
+    status: int = importlib.import_module(module).run(args)
+    return status
 
 
 def augment(inputs: F32, turn: int) -> F32:
