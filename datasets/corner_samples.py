@@ -22,7 +22,14 @@ import numpy as np
 import numpy.typing as npt
 
 from datasets.synth.photos import photo_seed, render_photo
-from vision.corners import BOARD_GROWTH, board_view, corner_patches, patch_cells, whole_view
+from vision.corners import (
+    BOARD_GROWTH,
+    PATCH,
+    board_view,
+    corner_patches,
+    patch_cells,
+    whole_view,
+)
 
 __all__ = [
     "BOARD_VIEWS",
@@ -145,6 +152,6 @@ def rendered_refiner_samples(
         photo = render_photo(seed=seed_i, difficulty=difficulty, harsh_light=harsh)
         rng = np.random.default_rng(seed_i + 1)
         if photo.board is None or photo.corners is None:
-            yield np.zeros((0, 0, 0, 3), dtype=np.uint8), np.zeros((0, 2), dtype=np.float32)
+            yield np.zeros((0, PATCH, PATCH, 3), dtype=np.uint8), np.zeros((0, 2), dtype=np.float32)
             continue
         yield refiner_samples(photo.image, photo.corners, len(photo.board), rng, draws=draws)

@@ -6,7 +6,9 @@ true corners moved as the corner network misplaces them), fits a small
 convolutional net that says where the true corner lies in each patch (an L1
 loss on its cells from the patch's centre), with mirror images across the
 patch's diagonal, and writes it as ONNX for OpenCV's ``dnn`` to run. Every
-random draw follows from ``--seed``.
+random draw follows from ``--seed``: on a CPU the shipped weights are what the
+defaults give (a GPU, taken where there is one, trains the same way but not bit
+for bit).
 
 Needs ``pip install -e .[train]`` (torch and onnx).
 """
@@ -38,7 +40,8 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
             targets.append(cells)
             photo.extend([index] * len(cells))
     if not patches:
-        return np.zeros((0, PATCH, PATCH, 3), np.uint8), np.zeros((0, 2), np.float32), np.zeros(0)
+        none = np.zeros((0, PATCH, PATCH, 3), np.uint8)
+        return none, np.zeros((0, 2), np.float32), np.zeros(0, int)
     return np.concatenate(patches), np.concatenate(targets), np.array(photo)
 
 

@@ -15,6 +15,7 @@ import numpy.typing as npt
 from vision.grid import Grid, grid_from_corners
 
 WOOD = (80, 170, 220)  # BGR
+TABLE = (90, 60, 50)  # BGR, what the board lies on
 
 
 def draw_board(
@@ -52,7 +53,7 @@ def draw_board(
     target = np.array(corners, np.float32)
     matrix = np.asarray(cv2.getPerspectiveTransform(source, target), dtype=np.float64)
     width, height = image_size
-    table = np.full((height, width, 3), (90, 60, 50), np.uint8)
+    table = np.full((height, width, 3), TABLE, np.uint8)
     image = np.asarray(
         cv2.warpPerspective(
             flat, matrix, (width, height), dst=table, borderMode=cv2.BORDER_TRANSPARENT

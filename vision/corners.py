@@ -317,7 +317,9 @@ def refine_corners(
     map's cells are a few photo pixels), too rough to place a far board. The
     refiner looks again at each corner, in a patch straightened by the four
     corners' grid (:func:`corner_patches`), and says where the corner is, in
-    cells. Each round cuts the patches on the last round's corners.
+    cells. Each round cuts the patches on the last round's corners. Where a
+    round's corners make no convex quadrilateral (or are not numbers), the
+    corners before it are returned.
     """
     pts = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     net = load_refiner(path)
@@ -328,10 +330,13 @@ def refine_corners(
             net.setInput(np.ascontiguousarray(blob))
             cells = np.asarray(net.forward(), dtype=np.float64).reshape(4, 2)
         pixels = cells_to_patch(cells)
-        pts = np.array(
+        placed = np.array(
             [
                 cv2.perspectiveTransform(pixel.reshape(1, 1, 2), frame).reshape(2)
                 for pixel, frame in zip(pixels, frames, strict=True)
             ]
         )
+        if not (np.isfinite(placed).all() and cv2.isContourConvex(placed.astype(np.float32))):
+            break
+        pts = placed
     return pts

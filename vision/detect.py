@@ -275,7 +275,8 @@ DISPUTED_BELOW = 0.9
 #: The learned corners dispute a placement whose farthest corner lies more than
 #: this many of its cells from theirs.
 DISPUTED_CELLS = 1.0
-#: ... and only where the network is this sure of its corners.
+#: The refined corners dispute only where the network sees its corners at this
+#: heat or more (its own corners, unrefined, need ``LEARNED_HEAT``).
 DISPUTED_HEAT = 0.25
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
@@ -339,7 +340,9 @@ def detect_board(
         ``details["learned"]`` the heat of the learned corners where the grid
         stands on them (:mod:`vision.corners`), after every other search, and
         ``details["disputed"]`` where those corners disputed an unsure placement
-        and their grid read surer (:func:`_disputed`). For a
+        and their grid read surer (:func:`_disputed`); ``details["refined"]``
+        where the grid stands on those corners as the refiner placed them
+        again (:func:`vision.corners.refine_corners`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -405,9 +408,10 @@ def _found_by_learned_corners(
     are placed again by the refiner (:func:`vision.corners.refine_corners`; on
     200 dev boards a median 0.04 of a cell off, against the network's 0.28).
     Its grid, centred on its stones and laid on the board, must read as a
-    board by the last resorts' floors (:func:`_checked_reading`), or, where the network is
-    sure of its corners (``LEARNED_HEAT``), by the weaker floor of
-    :func:`_reads_as_learned_board`, at confidence at most ``LEARNED_CONFIDENCE``.
+    board by the last resorts' floors (:func:`_checked_reading`), or, where
+    the network is sure of its corners (``LEARNED_HEAT``), by the weaker floor
+    of :func:`_reads_as_learned_board`, at confidence at most
+    ``LEARNED_CONFIDENCE``.
     """
 
     def failed(why: str) -> BoardDetection:
@@ -417,12 +421,12 @@ def _found_by_learned_corners(
     if guess is None:
         return failed("the network sees no four corners")
     height, width = image.shape[:2]
+    corners = refine_corners(image, guess.corners, size)  # an unreadable model raises
     try:
-        corners = refine_corners(image, guess.corners, size)
         grid = grid_from_corners(corners, size=size, image_shape=(height, width))
     except VisionError:
         return failed("its corners make no quadrilateral")
-    details = {"learned": guess.heat}
+    details = {"learned": guess.heat, "refined": 1.0}
     found = BoardDetection(grid=grid, confidence=FAINT_CONFIDENCE, details=details)
     checked = _checked_reading(image, found, laid=True)
     if checked:
@@ -533,17 +537,20 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     """An unsure placement, or the grid on the learned corners where they dispute it.
 
     Where a placement reads less sure than ``DISPUTED_BELOW``, the network's
-    four corners dispute it: first as the refiner places them again
+    four corners dispute it: as the refiner places them again
     (:func:`vision.corners.refine_corners`), where the network sees them at
-    heat ``DISPUTED_HEAT`` or more, then as the network gives them, where it is
-    sure of them (``LEARNED_HEAT``). The first whose grid wins
-    (:func:`_learned_grid_wins`) takes the placement's place, at confidence at
-    most ``FAINT_CONFIDENCE``: two searches disagreed.
+    heat ``DISPUTED_HEAT`` or more, and as the network gives them, where it is
+    sure of them (``LEARNED_HEAT``). Of the grids that win
+    (:func:`_learned_grid_wins`), the one whose stones read surest takes the
+    placement's place, at confidence at most ``FAINT_CONFIDENCE``: two
+    searches disagreed. ``details["refined"]`` is set where the refined
+    corners' grid took it.
 
     The network's own corners stay a candidate: on dev 3333 #151 (cells of 9
     pixels on printed paper) the refined corners lie half a cell off and their
     grid, laid on the board, does not read surer enough; the network's, laid on
-    the board, lands 0.2 of a cell off and does.
+    the board, lands 0.2 of a cell off and does. On dev 2222 #260 both win and
+    the network's reads surer (-0.067 against -0.072; 19 points wrong against 22).
     """
     grid = found.grid
     if grid is None or found.confidence >= DISPUTED_BELOW or "learned" in found.details:
@@ -551,44 +558,50 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     guess = find_corners(image)
     if guess is None or guess.heat < DISPUTED_HEAT:
         return found
-    candidates = [refine_corners(image, guess.corners, grid.size)]
+    candidates = [(1.0, refine_corners(image, guess.corners, grid.size))]
     if guess.heat >= LEARNED_HEAT:
-        candidates.append(guess.corners)
-    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
-    for corners in candidates:
+        candidates.append((0.0, guess.corners))
+    best: tuple[Grid, float, float] | None = None
+    for refined, corners in candidates:
         try:
             learned = grid_from_corners(corners, size=grid.size, image_shape=grid.image_shape)
         except VisionError:
             continue
-        won = _learned_grid_wins(image, grid, sure, learned)
-        if won is not None:
-            laid, sure_laid = won
-            confidence = min(
-                FAINT_CONFIDENCE, float(np.clip(1.0 + sure_laid / UNSURE_READING, 0.0, 1.0))
-            )
-            details = {"learned": guess.heat, "disputed": 1.0, "certainty": sure_laid}
-            return BoardDetection(grid=laid, confidence=confidence, details=details)
-    return found
+        won = _learned_grid_wins(image, found, learned)
+        if won is not None and (best is None or won[1] > best[1]):
+            best = (*won, refined)
+    if best is None:
+        return found
+    laid, sure_laid, refined = best
+    confidence = min(FAINT_CONFIDENCE, float(np.clip(1.0 + sure_laid / UNSURE_READING, 0.0, 1.0)))
+    details = {"learned": guess.heat, "disputed": 1.0, "certainty": sure_laid}
+    if refined:
+        details["refined"] = 1.0
+    return BoardDetection(grid=laid, confidence=confidence, details=details)
 
 
 def _learned_grid_wins(
-    image: npt.NDArray[np.uint8], grid: Grid, sure: float, learned: Grid
+    image: npt.NDArray[np.uint8], found: BoardDetection, learned: Grid
 ) -> tuple[Grid, float] | None:
-    """The learned corners' grid, laid on the board, and its certainty, if it beats ``grid``.
+    """The learned corners' grid, laid on the board, and its certainty, if it beats ``found``.
 
-    It must lie more than ``DISPUTED_CELLS`` from the placement ``grid`` (its
-    stones reading ``sure``), before and after it is centred on its stones and
+    It must lie more than ``DISPUTED_CELLS`` from the placement's grid,
+    before and after it is centred on its stones and
     laid on the board; read surer by ``STONES_SURER``; and pass the last
     resorts' floors (:func:`_reads_as_board`). Where the placement itself is
     under the floors, its stones less sure than ``MIN_CERTAINTY``, a grid
     reading surer by ``DISPUTED_SURER`` whose stones stand out (``MIN_CONTRAST``)
     will do.
     """
-    if _cells_apart(learned, grid) <= DISPUTED_CELLS:
+    grid = found.grid
+    if grid is None or _cells_apart(learned, grid) <= DISPUTED_CELLS:
         return None
     centred, _ = centre_on_stones(image, learned)
     laid, sure_laid = _laid_on_board(image, centred, certainty(image, centred), {})
-    if _cells_apart(laid, grid) <= DISPUTED_CELLS or sure_laid < sure + STONES_SURER:
+    if _cells_apart(laid, grid) <= DISPUTED_CELLS:
+        return None
+    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
+    if sure_laid < sure + STONES_SURER:
         return None
     # A placement under the floors itself gives way to a grid far surer whose
     # stones stand out, though not as sure as the floors ask.
