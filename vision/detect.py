@@ -585,13 +585,12 @@ def _learned_grid_wins(
 ) -> tuple[Grid, float] | None:
     """The learned corners' grid, laid on the board, and its certainty, if it beats ``found``.
 
-    It must lie more than ``DISPUTED_CELLS`` from the placement's grid,
-    before and after it is centred on its stones and
-    laid on the board; read surer by ``STONES_SURER``; and pass the last
-    resorts' floors (:func:`_reads_as_board`). Where the placement itself is
-    under the floors, its stones less sure than ``MIN_CERTAINTY``, a grid
-    reading surer by ``DISPUTED_SURER`` whose stones stand out (``MIN_CONTRAST``)
-    will do.
+    It must lie more than ``DISPUTED_CELLS`` from the placement's grid, before
+    and after it is centred on its stones and laid on the board; read surer by
+    ``STONES_SURER``; and pass the last resorts' floors (:func:`_reads_as_board`).
+    Where the placement itself is under the floors, its stones less sure than
+    ``MIN_CERTAINTY``, a grid reading surer by ``DISPUTED_SURER`` whose stones
+    stand out (``MIN_CONTRAST``) will do.
     """
     grid = found.grid
     if grid is None or _cells_apart(learned, grid) <= DISPUTED_CELLS:
