@@ -7,6 +7,7 @@ looks at photos of seed 1002, which it never saw.
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -35,6 +36,7 @@ from vision.corners import (
     whole_view,
 )
 from vision.detect import FAINT_CONFIDENCE, LEARNED_CONFIDENCE
+from vision.errors import VisionError
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -311,3 +313,16 @@ def test_training_without_torch_names_the_extra(
 ) -> None:
     assert main(["train", kind, "--out", "unused.onnx"]) == 2
     assert "pip install -e '.[train]'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("network", ["corners", "refiner"])
+def test_an_unreadable_model_is_named(network: str, tmp_path: Path) -> None:
+    bad = tmp_path / f"{network}.onnx"
+    bad.write_bytes(b"not an onnx file")
+    image = np.full((120, 160, 3), 90, dtype=np.uint8)
+    corners = np.array([[20.0, 20.0], [140.0, 20.0], [140.0, 100.0], [20.0, 100.0]])
+    with pytest.raises(VisionError, match=str(bad)):
+        if network == "corners":
+            find_corners(image, path=bad)
+        else:
+            refine_corners(image, corners, 19, path=bad)
