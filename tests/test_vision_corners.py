@@ -35,7 +35,7 @@ from vision.corners import (
     refine_corners,
     whole_view,
 )
-from vision.detect import FAINT_CONFIDENCE, LEARNED_CONFIDENCE
+from vision.detect import DOUBTED_CONFIDENCE, FAINT_CONFIDENCE, LEARNED_CONFIDENCE
 from vision.errors import VisionError
 
 #: The refined corners' median error on the test photos stays under this many
@@ -274,6 +274,11 @@ def test_a_board_no_search_placed_is_read_on_the_learned_corners(
         # printed paper) and do not win; the network's own, laid on the board,
         # land 0.2 of a cell off and do (a placement 1.3 cells off, under the floors).
         (3333, 151, 19, 0.0, 20, False),
+        # A 9×9, its window a column off (0.54): the network sees no corners, but
+        # the refiner, looking again at the placement's own, moves them 1.1
+        # cells, to 0.1 of a cell from the truth, and their grid reads far
+        # surer (-0.0005 against -0.023).
+        (555, 268, 9, FAINT_CONFIDENCE, 0, True),
     ],
 )
 def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
@@ -302,6 +307,31 @@ def test_an_unsure_placement_the_learned_corners_agree_with_stays() -> None:
     sides = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1)
     cell = sides.mean() / 18
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.55 * cell
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "cells_off"),
+    [
+        # Placed a cell off by the stones' lattice at 0.48, 70 points wrong:
+        # the refiner moves its corners 1.25 cells, to 0.19 from the truth, but
+        # their grid, laid on the board, reads no surer (-0.022 against -0.026).
+        (2222, 21, 1.0),
+        # Placed right at 0.74, and the refiner, wrong here, moves a corner 1.6
+        # cells: the price of the doubt, a right board reported unsure.
+        (3333, 115, 0.0),
+    ],
+)
+def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
+    run: int, index: int, cells_off: float
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("doubted") and "disputed" not in found.details
+    assert found.confidence == DOUBTED_CONFIDENCE
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
+    off = np.linalg.norm(found.corners - photo.corners, axis=1).max() / cell
+    assert cells_off <= off < cells_off + 0.5
 
 
 @pytest.mark.skipif(
