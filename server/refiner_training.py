@@ -5,7 +5,10 @@ refiner's patches around rough corners (:mod:`datasets.corner_samples`: the
 true corners moved as the corner network misplaces them), fits a small
 convolutional net that says where the true corner lies in each patch (an L1
 loss on its cells from the patch's centre), with mirror images across the
-patch's diagonal, and writes it as ONNX for OpenCV's ``dnn`` to run. Every
+patch's diagonal, and how far off that answer may be (a small head of its own
+on what the net sees, fitted to the errors by a Laplace likelihood, so the
+corners it learns are the same as without it), and writes it as ONNX for
+OpenCV's ``dnn`` to run. Every
 random draw follows from ``--seed``: on a CPU the shipped weights are what the
 defaults give (a GPU, taken where there is one, trains the same way but not bit
 for bit).
@@ -24,6 +27,9 @@ import numpy as np
 
 from server.corner_training import render_in_pool, training_arguments
 from vision.corners import PATCH
+
+#: The spread (cells) under which ``_measure`` counts the held-out answers sure.
+SURE_SPREAD = 0.1
 
 __all__ = ["add_arguments", "refiner_net", "render_refiner_set", "run", "train_refiner"]
 
@@ -66,7 +72,12 @@ def refiner_net() -> Any:
         )
 
     class RefinerNet(nn.Module):  # type: ignore[misc]
-        """Three stages of two convolutions, each halving the patch, then two dense layers."""
+        """Three stages of two convolutions, each halving the patch, then two dense layers.
+
+        Four outputs: the corner's cells ``(a, b)`` from the patch's centre,
+        then the log of how far off each is expected to be (a Laplace scale, in
+        cells), learned by a small head of its own.
+        """
 
         def __init__(self) -> None:
             super().__init__()
@@ -86,10 +97,14 @@ def refiner_net() -> Any:
                 nn.Flatten(), nn.Linear(64 * side * side, 128), nn.ReLU(inplace=True)
             )
             self.out = nn.Linear(128, 2)
+            # Made last, so that the layers above start as they did without it.
+            self.spread = nn.Sequential(nn.Linear(128, 32), nn.ReLU(inplace=True), nn.Linear(32, 2))
 
         def forward(self, x: torch.Tensor) -> torch.Tensor:
             x = x / 127.5 - 1.0
-            return self.out(self.head(self.features(x)))
+            seen = self.head(self.features(x))
+            # The spread learns from what the net sees, without changing it.
+            return torch.cat([self.out(seen), self.spread(seen.detach())], dim=1)
 
     return RefinerNet
 
@@ -131,12 +146,14 @@ def train_refiner(
             if bool(torch.randint(2, (1,), generator=generator)):
                 x = x.transpose(-1, -2)
                 y = y.flip(-1)
-            loss = torch.abs(net(x) - y).mean()
+            found = net(x)
+            error = torch.abs(found[:, :2] - y)
+            loss = error.mean() + _spread_loss(error.detach(), found[:, 2:])
             optimiser.zero_grad(set_to_none=True)
             loss.backward()
             optimiser.step()
             schedule.step()
-            total += float(loss.detach())
+            total += float(error.mean().detach())
         print(
             f"epoch {epoch + 1}/{epochs}: L1 {total / max(1, n // batch):.4f} cells "
             f"({time.monotonic() - started:.0f} s)",
@@ -159,6 +176,17 @@ def train_refiner(
     return figures
 
 
+def _spread_loss(error: Any, log_spread: Any) -> Any:
+    """The Laplace negative log-likelihood of ``error`` (cells) at scale ``exp(log_spread)``.
+
+    Its minimum lies where the scale is the expected error: the refiner's own
+    say of how far off its answer may be. ``error`` comes detached, so the
+    corners are fitted by the L1 loss alone.
+    """
+    log_spread = log_spread.clamp(-6.0, 3.0)
+    return (error * (-log_spread).exp() + log_spread).mean()
+
+
 def _measure(torch: Any, net: Any, images: Any, truth: Any) -> dict[str, float]:
     """Held-out patches: the rough corners' and the refined corners' errors, in cells."""
     with torch.no_grad():
@@ -169,13 +197,18 @@ def _measure(torch: Any, net: Any, images: Any, truth: Any) -> dict[str, float]:
             ]
         )
     rough = torch.linalg.norm(truth, dim=-1).cpu().numpy()
-    refined = torch.linalg.norm(found - truth, dim=-1).cpu().numpy()
+    refined = torch.linalg.norm(found[:, :2] - truth, dim=-1).cpu().numpy()
+    spread = found[:, 2:].exp().amax(dim=-1).cpu().numpy()
+    sure = spread <= SURE_SPREAD
     return {
         "patches": len(truth),
         "rough_median_cells": float(np.median(rough)),
         "refined_median_cells": float(np.median(refined)),
         "refined_p95_cells": float(np.percentile(refined, 95)),
         "refined_within_quarter": float(np.mean(refined < 0.25)),
+        "sure_share": float(np.mean(sure)),
+        "sure_within_quarter": float(np.mean(refined[sure] < 0.25)) if sure.any() else 0.0,
+        "unsure_within_quarter": float(np.mean(refined[~sure] < 0.25)) if (~sure).any() else 0.0,
     }
 
 

@@ -62,6 +62,7 @@ __all__ = [
     "cells_to_patch",
     "corner_frames",
     "corner_patches",
+    "corner_spread",
     "find_corners",
     "heat_map",
     "heat_peaks",
@@ -322,21 +323,51 @@ def refine_corners(
     corners before it are returned.
     """
     pts = np.asarray(corners, dtype=np.float64).reshape(4, 2)
-    net = load_refiner(path)
     for _ in range(rounds):
-        patches, frames = corner_patches(image, pts, size)
-        blob = patches.astype(np.float32).transpose(0, 3, 1, 2)
-        with _NET_LOCK:
-            net.setInput(np.ascontiguousarray(blob))
-            cells = np.asarray(net.forward(), dtype=np.float64).reshape(4, 2)
-        pixels = cells_to_patch(cells)
-        placed = np.array(
-            [
-                cv2.perspectiveTransform(pixel.reshape(1, 1, 2), frame).reshape(2)
-                for pixel, frame in zip(pixels, frames, strict=True)
-            ]
-        )
+        placed, _ = _look(image, pts, size, path)
         if not (np.isfinite(placed).all() and cv2.isContourConvex(placed.astype(np.float32))):
             break
         pts = placed
     return pts
+
+
+def corner_spread(
+    image: U8, corners: npt.ArrayLike, size: int, *, path: Path = REFINER_PATH
+) -> F64:
+    """How far off the refiner expects each of four corners to be, in cells: shape (4,).
+
+    The refiner's own say (the larger of its two axes' expected errors),
+    looking once at patches cut on ``corners``. Looking at the network's
+    corners of 224 dev boards: of the 804 corners it gave under 0.05 (of 896),
+    its answers lay a median 0.02 of a cell off and 3 more than half a cell;
+    of the 25 it gave over 0.25, 17 lay more than half a cell off. A patch cut
+    by the photo's edge, a board's side face or glare that leaves nothing of
+    the lines gives a wide spread.
+    """
+    return _look(image, np.asarray(corners, dtype=np.float64).reshape(4, 2), size, path)[1]
+
+
+def _look(image: U8, corners: F64, size: int, path: Path) -> tuple[F64, F64]:
+    """One look of the refiner at ``corners``: where it places them, and their spread."""
+    net = load_refiner(path)
+    patches, frames = corner_patches(image, corners, size)
+    blob = patches.astype(np.float32).transpose(0, 3, 1, 2)
+    with _NET_LOCK:
+        net.setInput(np.ascontiguousarray(blob))
+        try:
+            out = np.asarray(net.forward(), dtype=np.float64).reshape(4, -1)
+        except cv2.error as exc:
+            raise VisionError(
+                f"the corner refiner {path} cannot run on its patches: {exc}"
+            ) from None
+    if out.shape[1] != 4:
+        raise VisionError(f"the corner refiner {path} answers {out.shape[1]} numbers, not 4")
+    spread = np.exp(out[:, 2:]).max(axis=1)
+    pixels = cells_to_patch(out[:, :2])
+    placed = np.array(
+        [
+            cv2.perspectiveTransform(pixel.reshape(1, 1, 2), frame).reshape(2)
+            for pixel, frame in zip(pixels, frames, strict=True)
+        ]
+    )
+    return placed, spread

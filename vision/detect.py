@@ -58,7 +58,7 @@ from vision.centring import (
     take_in_line_ends,
     take_in_stones,
 )
-from vision.corners import find_corners, refine_corners
+from vision.corners import corner_spread, find_corners, refine_corners
 from vision.errors import VisionError
 from vision.grid import (
     SMEARED_WIDTH,
@@ -285,6 +285,20 @@ DISPUTED_HEAT = 0.25
 #: (2222 #21 at 0.48, 555 #268 at 0.54, which its refined grid replaces; 333 #123,
 #: 3333 #121), 2 placed right (3333 #28 at 0.42, #115 at 0.74).
 DOUBTED_CONFIDENCE = 0.3
+#: The refiner moves an unsure placement as a whole where it moves its four
+#: corners this many cells or more on average...
+SHIFTED_CELLS = 0.5
+#: ... and its grid replaces the placement where the refiner is sure of all
+#: four where it put them (their spread, :func:`vision.corners.corner_spread`, at
+#: most this many cells; :func:`_shifted`). Dev photos (hard synthetic, eight
+#: seeds): of the 1,241 placements under ``DISPUTED_BELOW``, the refiner moves 6
+#: so and is sure of 4, all misplaced: 2222 #21 and #94 and 1357 #219, a cell
+#: and less than a cell off, which it places within 0.2 of a cell (333 #123, 2.4
+#: cells off, is disputed first). Of the 2 it is not sure of, one is placed right
+#: (3333 #28). Two corners moved half a cell would also take 555 #139, placed
+#: right (0.45 off, 8 points wrong), whose grid on the refined corners lies
+#: closer but reads 28 points wrong.
+SHIFTED_SPREAD = 0.1
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
 DISPUTED_SURER = 0.02
@@ -575,7 +589,8 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
         return found
     candidates: list[tuple[float, npt.NDArray[np.float64]]] = []
     own = refine_corners(image, grid.corners, grid.size)
-    doubted = _corners_apart(grid, own) > DISPUTED_CELLS
+    moves = _corner_moves(grid, own)
+    doubted = float(moves.max()) > DISPUTED_CELLS
     if doubted:
         candidates.append((1.0, own))
     guess = find_corners(image)
@@ -592,6 +607,10 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
         won = _learned_grid_wins(image, found, learned)
         if won is not None and (best is None or won[1] > best[1]):
             best = (*won, refined)
+    if best is None and float(moves.mean()) >= SHIFTED_CELLS:
+        shifted = _shifted(image, grid, own)
+        if shifted is not None:
+            return shifted
     if best is None:
         if not doubted:
             return found
@@ -656,11 +675,37 @@ def _cells_apart(grid: Grid, other: Grid) -> float:
     return apart / max(cell, 1e-9)
 
 
-def _corners_apart(grid: Grid, corners: npt.NDArray[np.float64]) -> float:
-    """How far the farthest of four ``corners`` lies from ``grid``'s own, in its cells."""
+def _corner_moves(grid: Grid, corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """How far each of four ``corners`` lies from ``grid``'s own, in its cells: shape (4,)."""
     own = grid.corners
     cell = float(np.mean(np.linalg.norm(np.roll(own, -1, axis=0) - own, axis=1)))
-    return float(np.linalg.norm(corners - own, axis=1).max()) / max(cell / (grid.size - 1), 1e-9)
+    moves = np.linalg.norm(corners - own, axis=1) / max(cell / (grid.size - 1), 1e-9)
+    return np.asarray(moves, dtype=np.float64)
+
+
+def _shifted(
+    image: npt.NDArray[np.uint8], grid: Grid, own: npt.NDArray[np.float64]
+) -> BoardDetection | None:
+    """The grid on an unsure placement's own corners as the refiner moved them, if it is sure.
+
+    Called where the refiner moved them ``SHIFTED_CELLS`` or more on average:
+    the grid as a whole, not one corner it misread. Where it is sure of all four
+    where it put them (:func:`vision.corners.corner_spread` at most
+    ``SHIFTED_SPREAD``), their grid replaces the placement, however its stones
+    read: a grid part of a cell off reads them about as sure as the true one.
+    Its confidence is at most ``FAINT_CONFIDENCE`` and falls with how unsure
+    its stones read (``UNSURE_READING``).
+    """
+    if float(corner_spread(image, own, grid.size).max()) > SHIFTED_SPREAD:
+        return None
+    try:
+        moved = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    sure = certainty(image, moved)
+    confidence = min(FAINT_CONFIDENCE, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    details = {"refined": 1.0, "shifted": 1.0, "certainty": sure}
+    return BoardDetection(grid=moved, confidence=confidence, details=details)
 
 
 def _doubled_surer(
