@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from server.corner_training import render_in_pool, training_arguments
-from vision.corners import PATCH
+from vision.corners import LOG_SPREAD_BOUNDS, PATCH
 
 #: The spread (cells) under which ``_measure`` counts the held-out answers sure.
 SURE_SPREAD = 0.1
@@ -183,7 +183,7 @@ def _spread_loss(error: Any, log_spread: Any) -> Any:
     say of how far off its answer may be. ``error`` comes detached, so the
     corners are fitted by the L1 loss alone.
     """
-    log_spread = log_spread.clamp(-6.0, 3.0)
+    log_spread = log_spread.clamp(*LOG_SPREAD_BOUNDS)
     return (error * (-log_spread).exp() + log_spread).mean()
 
 

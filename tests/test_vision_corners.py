@@ -269,49 +269,54 @@ def test_a_board_no_search_placed_is_read_on_the_learned_corners(
 
 
 @pytest.mark.parametrize(
-    ("run", "index", "size", "confidence", "wrong", "refined"),
+    ("run", "index", "size", "confidence", "wrong", "whose"),
     [
         # 19×19, placed by the board's outline 2.8 cells off (confidence 0.42):
         # the network's grid reads surer (certainty -0.012 against -0.038), the
         # refined one surer still (-0.001), and every point right (the
         # network's own read 6 wrong).
-        (333, 197, 19, FAINT_CONFIDENCE, 0, True),
+        (333, 197, 19, FAINT_CONFIDENCE, 0, "refined"),
         # 9×9 on printed paper, placed twelve cells off, on the floor's tiles.
-        (1111, 242, 9, FAINT_CONFIDENCE, 0, True),
+        (1111, 242, 9, FAINT_CONFIDENCE, 0, "refined"),
         # A printed 19×19 with cells of 7 pixels, placed a cell and a half off
         # with its stones reading -0.132, under the floors. Both learned grids
         # win: the network's own, laid on the board, reads -0.067 (19 points
         # wrong) and the refined one -0.072 (22 wrong); the surer is taken. Under
         # the floors too, but far surer, and its stones stand out; at confidence
         # 0, as the placement was.
-        (2222, 260, 19, 0.0, 19, False),
+        (2222, 260, 19, 0.0, 19, "network"),
         # Placed by the lines 11.7 cells off at 0.51; the network's own corners
         # lie a cell off, the refined ones 0.07.
-        (1111, 209, 19, FAINT_CONFIDENCE, 0, True),
+        (1111, 209, 19, FAINT_CONFIDENCE, 0, "refined"),
         # The network sees these two less surely (heat 0.28 and 0.34, under
         # the 0.4 its own corners need), but refined, their grids lie within a
         # fifth of a cell and read far surer than placements 3 and 6 cells off.
-        (3333, 237, 9, FAINT_CONFIDENCE, 0, True),
-        (777, 56, 13, FAINT_CONFIDENCE, 0, True),
+        # On the 9×9 the placement's own corners, refined, land on the same
+        # grid, laid on the board, and are tried first.
+        (3333, 237, 9, FAINT_CONFIDENCE, 0, "own"),
+        (777, 56, 13, FAINT_CONFIDENCE, 0, "refined"),
         # The refined corners lie half a cell off here (cells of 9 pixels on
         # printed paper) and do not win; the network's own, laid on the board,
         # land 0.2 of a cell off and do (a placement 1.3 cells off, under the floors).
-        (3333, 151, 19, 0.0, 20, False),
+        (3333, 151, 19, 0.0, 20, "network"),
         # A 9×9, its window a column off (0.54): the network sees no corners, but
         # the refiner, looking again at the placement's own, moves them 1.1
         # cells, to 0.1 of a cell from the truth, and their grid reads far
         # surer (-0.0005 against -0.023).
-        (555, 268, 9, FAINT_CONFIDENCE, 0, True),
+        (555, 268, 9, FAINT_CONFIDENCE, 0, "own"),
     ],
 )
 def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
-    run: int, index: int, size: int, confidence: float, wrong: int, refined: bool
+    run: int, index: int, size: int, confidence: float, wrong: int, whose: str
 ) -> None:
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=size)
     assert found and found.details.get("disputed")
-    assert ("refined" in found.details) == refined  # whose corners won
+    # Whose corners won: the network's refined, its own, or the placement's refined.
+    assert ("refined" in found.details) == (whose != "network")
+    assert ("own" in found.details) == (whose == "own")
+    assert ("learned" in found.details) == (whose != "own")
     assert found.confidence == confidence
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
@@ -330,31 +335,35 @@ def test_an_unsure_placement_the_refiner_moves_a_little_stays() -> None:
     assert found and not {"disputed", "shifted", "doubted"} & found.details.keys()
     sides = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1)
     cell = sides.mean() / 18
+    placed = found.grid.corners
+    moves = np.linalg.norm(refine_corners(photo.image, placed, 19) - placed, axis=1)
+    placed_cell = np.linalg.norm(np.roll(placed, -1, axis=0) - placed, axis=1).mean() / 18
+    assert sorted(moves / placed_cell)[-2] >= 0.5 > (moves / placed_cell).mean()
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 8
 
 
 @pytest.mark.parametrize(
-    ("run", "index", "misplaced"),
+    ("run", "index", "misplaced", "confidence"),
     [
         # Placed right at 0.74, and the refiner, wrong here (its patch washed
         # out by glare), moves one corner 1.6 cells: the price of the doubt, a
         # right board reported unsure.
-        (3333, 115, False),
+        (3333, 115, False, DOUBTED_CONFIDENCE),
         # Placed 3 cells off, at 0: the refiner moves all four corners, but is
         # unsure where it puts them (spread up to 0.25) and its grid is no
         # surer. Doubted, and reported at 0 still.
-        (3333, 121, True),
+        (3333, 121, True, 0.0),
     ],
 )
 def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
-    run: int, index: int, misplaced: bool
+    run: int, index: int, misplaced: bool, confidence: float
 ) -> None:
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=19)
     assert found and found.details.get("doubted") and "disputed" not in found.details
-    assert found.confidence <= DOUBTED_CONFIDENCE
+    assert found.confidence == confidence
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
     off = np.linalg.norm(found.corners - photo.corners, axis=1).max() / cell
     assert (off >= 0.5) == misplaced

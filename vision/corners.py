@@ -50,6 +50,7 @@ from vision.geometry import clockwise_from_top_left
 __all__ = [
     "BOARD_GROWTH",
     "INPUT",
+    "LOG_SPREAD_BOUNDS",
     "MIN_HEAT",
     "MODEL_PATH",
     "PATCH",
@@ -94,6 +95,8 @@ PATCH = 40
 PATCH_REACH = 2.5
 #: The refiner's shipped weights.
 REFINER_PATH = Path(__file__).with_name("models") / "corner_refiner.onnx"
+#: The bounds of the refiner's log spread, as its training clamps them.
+LOG_SPREAD_BOUNDS = (-6.0, 3.0)
 
 
 @dataclass(frozen=True)
@@ -321,6 +324,12 @@ def refine_corners(
     cells. Each round cuts the patches on the last round's corners. Where a
     round's corners make no convex quadrilateral (or are not numbers), the
     corners before it are returned.
+
+    Raises
+    ------
+    VisionError
+        If the refiner's file cannot be read, or its network cannot run on the
+        patches or answers other than a corner and its spread.
     """
     pts = np.asarray(corners, dtype=np.float64).reshape(4, 2)
     for _ in range(rounds):
@@ -362,7 +371,8 @@ def _look(image: U8, corners: F64, size: int, path: Path) -> tuple[F64, F64]:
             ) from None
     if out.shape[1] != 4:
         raise VisionError(f"the corner refiner {path} answers {out.shape[1]} numbers, not 4")
-    spread = np.exp(out[:, 2:]).max(axis=1)
+    # The log spread as training bounded it (an answer past the bounds taught nothing).
+    spread = np.exp(np.clip(out[:, 2:], *LOG_SPREAD_BOUNDS)).max(axis=1)
     pixels = cells_to_patch(out[:, :2])
     placed = np.array(
         [
