@@ -559,7 +559,7 @@ def _checked_further(
                     return _failed_too(searched, bare)
                 return _other_searches(colour, size, rng, bare)
     details["certainty"] = sure
-    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    confidence = min(found.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
@@ -620,9 +620,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             best = (*won, whose)
     if best is not None:
         laid, sure_laid, whose = best
-        confidence = min(
-            FAINT_CONFIDENCE, float(np.clip(1.0 + sure_laid / UNSURE_READING, 0.0, 1.0))
-        )
+        confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure_laid))
         details = {**whose, "disputed": 1.0, "certainty": sure_laid}
         return BoardDetection(grid=laid, confidence=confidence, details=details)
     if float(moves.mean()) >= SHIFTED_CELLS:
@@ -685,6 +683,15 @@ def _cells_apart(grid: Grid, other: Grid) -> float:
     return apart / max(cell, 1e-9)
 
 
+def _reading_confidence(sure: float) -> float:
+    """The most confidence a grid whose stones read ``sure`` can have.
+
+    ``1 + sure / UNSURE_READING``, between 0 and 1: a grid lines off reads its
+    stones unsure; certain stones leave it 1.
+    """
+    return float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0))
+
+
 def _corner_moves(grid: Grid, corners: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """How far each of four ``corners`` lies from ``grid``'s own, in its cells: shape (4,)."""
     own = grid.corners
@@ -713,7 +720,7 @@ def _shifted(
     except VisionError:
         return None
     sure = certainty(image, moved)
-    confidence = min(FAINT_CONFIDENCE, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
     details = {"refined": 1.0, "shifted": 1.0, "certainty": sure}
     return BoardDetection(grid=moved, confidence=confidence, details=details)
 
@@ -964,7 +971,7 @@ def _outline_or_stones(image: npt.NDArray[np.uint8], outlined: BoardDetection) -
     if by_stones is None:
         return _stretched_detection(image, outlined)
     grid, sure, details = by_stones
-    confidence = min(outlined.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    confidence = min(outlined.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details={**details, "certainty": sure})
 
 
@@ -1002,7 +1009,7 @@ def _stretched_detection(image: npt.NDArray[np.uint8], found: BoardDetection) ->
         return found
     grid, sure, rounds = stretched
     details = {**found.details, "certainty": sure, "stretched": float(rounds)}
-    confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+    confidence = min(found.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
@@ -1149,7 +1156,7 @@ def _found_by_stones_alone(
             details["diagonal"] = float(diagonal)
         if gain != 0.0:
             details["centred"] = gain
-        confidence = min(found.confidence, float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)))
+        confidence = min(found.confidence, _reading_confidence(sure))
         best = BoardDetection(grid=grid, confidence=confidence, details=details)
     return best if best is not None else failed
 
@@ -1210,11 +1217,7 @@ def _checked_reading(
     details = {**found.details, **moves, "certainty": sure}
     if gain != 0.0:
         details["centred"] = gain
-    confidence = min(
-        FAINT_CONFIDENCE,
-        found.confidence,
-        float(np.clip(1.0 + sure / UNSURE_READING, 0.0, 1.0)),
-    )
+    confidence = min(FAINT_CONFIDENCE, found.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
 
 
