@@ -8,10 +8,9 @@ loss on its cells from the patch's centre), with mirror images across the
 patch's diagonal, and how far off that answer may be (a small head of its own
 on what the net sees, fitted to the errors by a Laplace likelihood, so the
 corners it learns are the same as without it), and writes it as ONNX for
-OpenCV's ``dnn`` to run. Every
-random draw follows from ``--seed``: on a CPU the shipped weights are what the
-defaults give (a GPU, taken where there is one, trains the same way but not bit
-for bit).
+OpenCV's ``dnn`` to run. Every random draw follows from ``--seed``: on a CPU
+the shipped weights are what the defaults give (a GPU, taken where there is
+one, trains the same way but not bit for bit).
 
 Needs ``pip install -e .[train]`` (torch and onnx).
 """

@@ -280,11 +280,11 @@ DISPUTED_CELLS = 1.0
 DISPUTED_HEAT = 0.25
 #: Most confidence left a placement whose own corners the refiner moves more
 #: than ``DISPUTED_CELLS`` where no other grid wins and its move is no sure
-#: shift (:func:`_disputed`). Dev
-#: photos (hard synthetic, eight seeds): of the 1,241 placements under
-#: ``DISPUTED_BELOW``, the refiner moves 6 more than a cell. 4 are misplaced
-#: (2222 #21 at 0.48, 555 #268 at 0.54, which its refined grid replaces; 333 #123,
-#: 3333 #121), 2 placed right (3333 #28 at 0.42, #115 at 0.74).
+#: shift (:func:`_disputed`). Dev photos (hard synthetic, eight seeds): of the
+#: 1,241 placements under ``DISPUTED_BELOW``, the refiner moves 6 more than a
+#: cell. 555 #268's refined grid wins the dispute, 333 #123 is disputed by the
+#: network's and 2222 #21 shifted; 3 are doubted: 3333 #121 (3 cells off, at 0),
+#: and 3333 #28 and #115, placed right (at 0.42 and 0.74 before).
 DOUBTED_CONFIDENCE = 0.3
 #: The refiner moves an unsure placement as a whole where it moves its four
 #: corners this many cells or more on average...
