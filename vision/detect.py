@@ -673,14 +673,8 @@ def _cells_apart(grid: Grid, other: Grid) -> float:
     The corners are compared in each of the four turns: two grids on one board
     seen near 45 degrees may call different corners board[0][0].
     """
-    corners, others = grid.corners, other.corners
-    cell = float(np.mean(np.linalg.norm(np.roll(corners, -1, axis=0) - corners, axis=1)))
-    cell /= grid.size - 1
-    apart = min(
-        float(np.linalg.norm(np.roll(others, turn, axis=0) - corners, axis=1).max())
-        for turn in range(4)
-    )
-    return apart / max(cell, 1e-9)
+    others = other.corners
+    return min(float(_corner_moves(grid, np.roll(others, turn, axis=0)).max()) for turn in range(4))
 
 
 def _reading_confidence(sure: float) -> float:
