@@ -37,7 +37,12 @@ from vision.corners import (
     refine_corners,
     whole_view,
 )
-from vision.detect import DOUBTED_CONFIDENCE, FAINT_CONFIDENCE, LEARNED_CONFIDENCE
+from vision.detect import (
+    DOUBTED_CONFIDENCE,
+    FAINT_CONFIDENCE,
+    LEARNED_CONFIDENCE,
+    SHIFTED_SPREAD,
+)
 from vision.errors import VisionError
 
 #: The refined corners' median error on the test photos stays under this many
@@ -367,6 +372,42 @@ def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
     off = np.linalg.norm(found.corners - photo.corners, axis=1).max() / cell
     assert (off >= 0.5) == misplaced
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "confidence", "wrong"),
+    [
+        # A dark 19×19 seen low across: its stones read sure (-0.012) but stand
+        # out from half a cell off by 0.003 only, and its lines by 0.21. The
+        # refiner places the corners 0.38 of a cell off at most, sure of each.
+        (1357, 234, LEARNED_CONFIDENCE, 5),
+        # A printed 19×19 out of focus, its stones unsure (-0.117): placed at 0.
+        (777, 214, 0.0, 43),
+    ],
+)
+def test_a_board_whose_corners_the_refiner_is_sure_of_is_placed_however_its_stones_read(
+    run: int, index: int, confidence: float, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and "learned" in found.details and found.details["refined"]
+    assert found.details["spread"] <= SHIFTED_SPREAD
+    assert found.confidence == confidence
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+
+
+@pytest.mark.parametrize(("run", "index"), [(2222, 121), (1111, 183)])
+def test_no_board_where_the_refiner_is_unsure_of_the_networks_corners(run: int, index: int) -> None:
+    # Photos with no board on which the network still sees four corners (heat
+    # 0.15 and 0.13): the refiner's spread there is 0.32 and 0.28 of a cell.
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is None
+    found = detect_board(photo.image, size=19)
+    assert not found
+    assert "learned corners" in found.reason and "the refiner is unsure" in found.reason
 
 
 @pytest.mark.parametrize(

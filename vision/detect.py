@@ -301,6 +301,13 @@ SHIFTED_CELLS = 0.5
 #: closer but reads 28 points wrong. The next placements, moved a mean 0.36 of
 #: a cell, are one placed right (333 #44, whose refined grid lies farther off)
 #: and one half a cell off (333 #241).
+#: The last search takes a grid on the learned corners so too, where its stones
+#: do not pass the floors (:func:`_found_by_learned_corners`). Dev photos (hard
+#: synthetic, eight seeds): of the 248 with no board, 13 give four corners at
+#: all, and the refiner's largest spread on those is 0.26 or more; of the 17
+#: boards every search missed, it is sure of 3 (spread 0.07 to 0.09): 1357 #234
+#: and 777 #214 placed right (5 and 43 points wrong), 3333 #93 a hair over half
+#: a cell off at one corner (its confidence 0).
 SHIFTED_SPREAD = 0.1
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
@@ -367,7 +374,9 @@ def detect_board(
         the refiner placed them again (``details["own"]``), disputed an unsure
         placement and their grid read surer (:func:`_disputed`);
         ``details["refined"]`` where the grid stands on corners as the refiner
-        placed them again (:func:`vision.corners.refine_corners`);
+        placed them again (:func:`vision.corners.refine_corners`), and
+        ``details["spread"]`` where the last search took it only because the
+        refiner is sure of all four (the largest spread, in cells);
         ``details["shifted"]`` where the refiner moved an unsure placement's
         own corners as a whole, sure of each, and their grid replaced it;
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
@@ -441,7 +450,12 @@ def _found_by_learned_corners(
     board by the last resorts' floors (:func:`_checked_reading`), or, where
     the network is sure of its corners (``LEARNED_HEAT``), by the weaker floor
     of :func:`_reads_as_learned_board`, at confidence at most
-    ``LEARNED_CONFIDENCE``.
+    ``LEARNED_CONFIDENCE``. Failing those, where the refiner is sure of all
+    four corners where it put them (their spread at most ``SHIFTED_SPREAD``,
+    ``details["spread"]`` the largest), their grid is the board's however its
+    stones read, at the same most confidence, falling with how unsure they read:
+    glare, blur or a low view can leave a board's stones unsure or standing out
+    little even on its true grid, while its corners show.
     """
 
     def failed(why: str) -> BoardDetection:
@@ -466,7 +480,16 @@ def _found_by_learned_corners(
         checked = _checked_reading(image, found, laid=True, reads=_reads_as_learned_board)
         if checked:
             return checked
-    return failed(f"its grid does not read as a board (heat {guess.heat:.2f})")
+    spread = float(np.max(corner_spread(image, corners, size)))
+    if spread <= SHIFTED_SPREAD:
+        sure = certainty(image, grid)
+        confidence = min(LEARNED_CONFIDENCE, _reading_confidence(sure))
+        details = {**details, "spread": spread, "certainty": sure}
+        return BoardDetection(grid=grid, confidence=confidence, details=details)
+    return failed(
+        f"its grid does not read as a board (heat {guess.heat:.2f}) and the refiner"
+        f" is unsure of its corners (spread up to {spread:.2f} of a cell)"
+    )
 
 
 def _failed_too(searched: BoardDetection, wide: BoardDetection) -> BoardDetection:
@@ -511,8 +534,10 @@ def _checked_further(
     """The unsure placement ``found`` checked against the stones, the outline and the lines.
 
     A grid on which neither stones nor lines stand out is no board's: the
-    other searches run then (:func:`_other_searches`), unless they ran
-    already and failed (``searched``), whose failure is returned instead.
+    other searches run then (:func:`_other_searches`) and, failing, the last
+    ones (:func:`_found_on_wider_region`), as where the lines placed nothing;
+    unless they ran already and failed (``searched``), whose failure is
+    returned instead.
     """
     assert found.grid is not None
     grid, gain = centre_on_stones(colour, found.grid)
@@ -557,7 +582,8 @@ def _checked_further(
                 )
                 if searched is not None:
                     return _failed_too(searched, bare)
-                return _other_searches(colour, size, rng, bare)
+                others = _other_searches(colour, size, rng, bare)
+                return others if others else _found_on_wider_region(colour, size, rng, others)
     details["certainty"] = sure
     confidence = min(found.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
