@@ -399,6 +399,25 @@ def test_a_board_whose_corners_the_refiner_is_sure_of_is_placed_however_its_ston
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
 
 
+def test_a_bare_line_grid_leaves_the_last_searches_to_run() -> None:
+    # A nearly full pale 19×19 turned 45 degrees: on the lines' grid neither
+    # stones nor lines stand out, and every other search fails. The search
+    # stopped there; now the learned corners place it, the refiner sure of
+    # each, 0.51 of a cell off at one corner, its stones unsure (confidence 0).
+    photo = render_photo(seed=photo_seed(3333, 93), difficulty="hard")
+    assert photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details["spread"] <= SHIFTED_SPREAD
+    assert found.confidence == 0.0
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
+    # Which corner is board[0][0] is ambiguous at 45 degrees: any turn will do.
+    off = min(
+        np.linalg.norm(np.roll(found.corners, turns, axis=0) - photo.corners, axis=1).max()
+        for turns in range(4)
+    )
+    assert off < 0.6 * cell
+
+
 @pytest.mark.parametrize(("run", "index"), [(2222, 121), (1111, 183)])
 def test_no_board_where_the_refiner_is_unsure_of_the_networks_corners(run: int, index: int) -> None:
     # Photos with no board on which the network still sees four corners (heat
