@@ -366,8 +366,8 @@ def detect_board(
         (:func:`vision.grid.doubled_spacings`). ``details["outline_stretched"]``
         is set where the last resort found it: the outline's grid stretched onto
         the lines (:func:`vision.outline.find_by_stretched_outline`);
-        ``details["wide"]`` where the very last search found it, the lines on a
-        wider crop (:func:`vision.grid.find_wide_region_grid`);
+        ``details["wide"]`` where the last search but one found it, the lines
+        on a wider crop (:func:`vision.grid.find_wide_region_grid`);
         ``details["learned"]`` the heat of the learned corners where the grid
         stands on them (:mod:`vision.corners`), after every other search, and
         ``details["disputed"]`` where those corners, or the placement's own as
@@ -421,7 +421,8 @@ def _found_on_wider_region(
 ) -> BoardDetection:
     """The lines' grid on a wider crop (:func:`vision.grid.find_wide_region_grid`), checked.
 
-    The very last search, where every other failed (``searched`` says why). Its
+    The last search but one, where every other failed (``searched`` says why);
+    failing, the learned corners' (:func:`_found_by_learned_corners`). Its
     grid is the line search's own, on more of the photo, so it is checked as
     the lines' grid is (:func:`_checked_further`), not by the last resorts'
     floors: on dev 2468 #33 (glare over half a 13×13 board) the right grid's
@@ -453,9 +454,9 @@ def _found_by_learned_corners(
     ``LEARNED_CONFIDENCE``. Failing those, where the refiner is sure of all
     four corners where it put them (their spread at most ``SHIFTED_SPREAD``,
     ``details["spread"]`` the largest), their grid is the board's however its
-    stones read, at the same most confidence, falling with how unsure they read:
-    glare, blur or a low view can leave a board's stones unsure or standing out
-    little even on its true grid, while its corners show.
+    stones read, at confidence at most ``LEARNED_CONFIDENCE`` too, falling with
+    how unsure they read: glare, blur or a low view can leave a board's stones
+    unsure or standing out little even on its true grid, while its corners show.
     """
 
     def failed(why: str) -> BoardDetection:
