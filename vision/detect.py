@@ -406,11 +406,24 @@ def detect_board(
         )
         with photo_kept(colour):
             if found.grid is None:
-                others = _other_searches(colour, size, rng, found)
-                if not others:
-                    others = _found_on_wider_region(colour, size, rng, others)
-                return _disputed(colour, others)
+                return _disputed(colour, _every_other_search(colour, size, rng, found))
             return _disputed(colour, _checked_further(colour, size, rng, found))
+
+
+def _every_other_search(
+    colour: npt.NDArray[np.uint8],
+    size: int,
+    rng: np.random.Generator | None,
+    lines: BoardDetection,
+) -> BoardDetection:
+    """Where the lines placed no board that reads (``lines`` says why): every other search.
+
+    The other searches (:func:`_other_searches`), and failing them the last
+    ones (:func:`_found_on_wider_region`, then the learned corners), whether
+    the lines gave no grid or a bare one.
+    """
+    others = _other_searches(colour, size, rng, lines)
+    return others if others else _found_on_wider_region(colour, size, rng, others)
 
 
 def _found_on_wider_region(
@@ -535,10 +548,9 @@ def _checked_further(
     """The unsure placement ``found`` checked against the stones, the outline and the lines.
 
     A grid on which neither stones nor lines stand out is no board's: the
-    other searches run then (:func:`_other_searches`) and, failing, the last
-    ones (:func:`_found_on_wider_region`), as where the lines placed nothing;
-    unless they ran already and failed (``searched``), whose failure is
-    returned instead.
+    other searches run then, and the last ones (:func:`_every_other_search`),
+    as where the lines placed nothing; unless they ran already and failed
+    (``searched``), whose failure is returned instead.
     """
     assert found.grid is not None
     grid, gain = centre_on_stones(colour, found.grid)
@@ -583,8 +595,7 @@ def _checked_further(
                 )
                 if searched is not None:
                     return _failed_too(searched, bare)
-                others = _other_searches(colour, size, rng, bare)
-                return others if others else _found_on_wider_region(colour, size, rng, others)
+                return _every_other_search(colour, size, rng, bare)
     details["certainty"] = sure
     confidence = min(found.confidence, _reading_confidence(sure))
     return BoardDetection(grid=grid, confidence=confidence, details=details)
