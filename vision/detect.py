@@ -494,7 +494,7 @@ def _found_by_learned_corners(
         checked = _checked_reading(image, found, laid=True, reads=_reads_as_learned_board)
         if checked:
             return checked
-    spread = float(np.max(corner_spread(image, corners, size)))
+    spread = _largest_spread(image, corners, size)
     if spread <= SHIFTED_SPREAD:
         sure = certainty(image, grid)
         confidence = min(LEARNED_CONFIDENCE, _reading_confidence(sure))
@@ -732,6 +732,17 @@ def _corner_moves(grid: Grid, corners: npt.NDArray[np.float64]) -> npt.NDArray[n
     return np.asarray(moves, dtype=np.float64)
 
 
+def _largest_spread(
+    image: npt.NDArray[np.uint8], corners: npt.NDArray[np.float64], size: int
+) -> float:
+    """The widest of the refiner's spreads on four ``corners``, in cells.
+
+    From :func:`vision.corners.corner_spread`. The refiner is sure of all four
+    where this is at most ``SHIFTED_SPREAD``; a NaN spread is never that.
+    """
+    return float(np.max(corner_spread(image, corners, size)))
+
+
 def _shifted(
     image: npt.NDArray[np.uint8], grid: Grid, own: npt.NDArray[np.float64]
 ) -> BoardDetection | None:
@@ -745,7 +756,7 @@ def _shifted(
     Its confidence is at most ``FAINT_CONFIDENCE`` and falls with how unsure
     its stones read (``UNSURE_READING``).
     """
-    if not bool(np.all(corner_spread(image, own, grid.size) <= SHIFTED_SPREAD)):
+    if not _largest_spread(image, own, grid.size) <= SHIFTED_SPREAD:
         return None
     try:
         moved = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
