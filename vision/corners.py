@@ -38,7 +38,6 @@ each loaded once, on first use; training is ``kifu train corners`` and
 from __future__ import annotations
 
 import functools
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,6 +47,7 @@ import numpy.typing as npt
 
 from vision.errors import VisionError
 from vision.geometry import clockwise_from_top_left
+from vision.nets import NET_LOCK, read_onnx
 
 __all__ = [
     "BOARD_GROWTH",
@@ -163,26 +163,14 @@ def board_view(image: U8, corners: npt.ArrayLike, *, growth: float = BOARD_GROWT
 @functools.cache
 def load_corner_net(path: Path = MODEL_PATH) -> cv2.dnn.Net:
     """The corner network, read once from its ONNX file, or an error naming the file."""
-    return _read_onnx(path, "corner model")
-
-
-def _read_onnx(path: Path, what: str) -> cv2.dnn.Net:
-    """An ONNX network for OpenCV's ``dnn``, or an error naming ``what`` and the file."""
-    try:
-        net = cv2.dnn.readNetFromONNX(str(path))
-    except cv2.error as exc:
-        raise VisionError(f"cannot read the {what} {path}: {exc}") from None
-    return net
-
-
-_NET_LOCK = threading.Lock()
+    return read_onnx(path, "corner model")
 
 
 def heat_map(view: View, path: Path = MODEL_PATH) -> tuple[F32, F32]:
     """The network's heat (sigmoid, shape (INPUT/STRIDE,)*2) and offsets (2, same) on a view."""
     blob = view.pixels.astype(np.float32).transpose(2, 0, 1)[None]
     net = load_corner_net(path)
-    with _NET_LOCK:
+    with NET_LOCK:
         net.setInput(np.ascontiguousarray(blob))
         out = np.asarray(net.forward(), dtype=np.float32)
     heat = 1.0 / (1.0 + np.exp(-out[0, 0]))
@@ -311,7 +299,7 @@ def cells_to_patch(cells: npt.ArrayLike) -> F64:
 @functools.cache
 def load_refiner(path: Path = REFINER_PATH) -> cv2.dnn.Net:
     """The corner refiner, read once from its ONNX file, or an error naming the file."""
-    return _read_onnx(path, "corner refiner")
+    return read_onnx(path, "corner refiner")
 
 
 def refine_corners(
@@ -363,7 +351,7 @@ def _look(image: U8, corners: F64, size: int, path: Path) -> tuple[F64, F64]:
     net = load_refiner(path)
     patches, frames = corner_patches(image, corners, size)
     blob = patches.astype(np.float32).transpose(0, 3, 1, 2)
-    with _NET_LOCK:
+    with NET_LOCK:
         net.setInput(np.ascontiguousarray(blob))
         try:
             out = np.asarray(net.forward(), dtype=np.float64).reshape(4, -1)
