@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from datasets.synth import render_photo
 from datasets.synth.photos import photo_seed
 from tests.test_vision_blurred import cells_off_and_points_wrong
-from vision import detect_board
+from vision import detect_board, read_stones
 from vision.detect import FAINT_CONFIDENCE
 from vision.grid import MIN_EVIDENCE, find_combed_grid, find_grid
+from vision.stones import EVEN_ODDS
 
 
 def test_thin_pale_lines_are_placed_by_their_combs_though_few_crossings_show() -> None:
@@ -34,7 +37,17 @@ def test_a_board_in_glare_is_read_from_its_combs_where_every_other_search_failed
     assert detection.confidence <= FAINT_CONFIDENCE
     off, wrong = cells_off_and_points_wrong(photo, detection.grid)
     assert off < 0.5
-    assert wrong <= 40  # white stones lost in the glare
+    # White stones lost in the glare, which washes out 82 points, each a guess
+    # read at 0.2 at most: 40 wrong with the stone model alone, 46 with its
+    # stone net's second look, which guesses differently among them. Those read
+    # at 0.5 or more, which an arbiter would trust, fell from 16 to 10.
+    assert wrong <= 46
+    reading = read_stones(photo.image, detection.grid)
+    trusted = reading.confidence >= EVEN_ODDS
+    misread = np.array([list(row) for row in reading.board]) != np.array(
+        [list(row) for row in photo.board]
+    )
+    assert np.count_nonzero(misread & trusted) <= 10
 
 
 def test_a_last_resort_grid_is_judged_as_found_where_centring_moves_it_off_its_lines() -> None:

@@ -9,6 +9,7 @@ from datasets.synth.photos import photo_seed
 from vision import detect_board, read_stones
 from vision.geometry import apply_homography, cell_aspect
 from vision.grid import MAX_IMAGE_ASPECT, Grid, _image_grid
+from vision.stones import EVEN_ODDS
 
 #: The lines' lattice once found on dev 333 #82 (1920×1080): its columns on the
 #: board's, its rows at a fifth of their spacing, in a perspective no camera gives.
@@ -54,6 +55,12 @@ def test_a_board_once_found_as_a_band_across_it_is_read_whole() -> None:
     assert found
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
     assert np.abs(found.corners - photo.corners).max() < 0.1 * cell
-    board = read_stones(photo.image, found.grid).board
-    pairs = zip(board, photo.board, strict=True)
-    assert sum(a != b for row, want in pairs for a, b in zip(row, want, strict=True)) <= 3
+    reading = read_stones(photo.image, found.grid)
+    misread = np.array([list(row) for row in reading.board]) != np.array(
+        [list(row) for row in photo.board]
+    )
+    # Glare washes out 88 points, each a guess: 3 misread with the stone model
+    # alone, 7 with its stone net's second look, which guesses differently
+    # there. Every one is read under even odds, so no alert rests on it.
+    assert np.count_nonzero(misread) <= 7
+    assert np.all(reading.confidence[misread] < EVEN_ODDS)

@@ -350,7 +350,7 @@ def take_in_stones(
     n, k = grid.size, BEYOND
     total = np.zeros(2, dtype=np.int64)
     for _ in range(rounds):
-        reading = read_stones(image, grid.shifted(-k, -k, n + 2 * k))
+        reading = read_stones(image, grid.shifted(-k, -k, n + 2 * k), look_again=False)
         board = np.array([list(row) for row in reading.board])
         sure = reading.confidence >= SURE_STONE
         marks = ((board == "X") & sure, (board == "O") & sure)
@@ -374,7 +374,7 @@ def take_in_stones(
 
 def _sure_stones(image: npt.NDArray[np.uint8], grid: Grid) -> npt.NDArray[np.bool_]:
     """(N, N): where the reader sees a stone with confidence ``SURE_STONE`` or more."""
-    reading = read_stones(image, grid)
+    reading = read_stones(image, grid, look_again=False)
     stones = np.array([list(row) for row in reading.board]) != "."
     return np.asarray(stones & (reading.confidence >= SURE_STONE), dtype=np.bool_)
 
@@ -478,7 +478,8 @@ def take_in_line_ends(
             elif share[-1] < GAP_BARE and before > GAP_SHOWN * typical:
                 move[axis] = -1
         if move.any():
-            stones = np.array([list(row) for row in read_stones(image, grid).board]) != "."
+            board = read_stones(image, grid, look_again=False).board
+            stones = np.array([list(row) for row in board]) != "."
             for index, held in ((0, stones.mean(axis=0)), (1, stones.mean(axis=1))):
                 given_up = 0 if move[index] > 0 else n - 1
                 if move[index] and held[given_up] >= EDGE_STONES:

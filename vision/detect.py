@@ -1151,7 +1151,7 @@ def _found_in_stones_outline(image: npt.NDArray[np.uint8], size: int) -> BoardDe
 
 def _stone_share(image: npt.NDArray[np.uint8], grid: Grid) -> float:
     """The share of ``grid``'s points read as stones."""
-    board = np.array([list(row) for row in read_stones(image, grid).board])
+    board = np.array([list(row) for row in read_stones(image, grid, look_again=False).board])
     return float(np.mean(board != "."))
 
 

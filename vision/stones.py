@@ -8,6 +8,10 @@ stones from a pale board as bright as they are, and black stones from the board
 where shadows and uneven light pushed the image's black threshold past them.
 They are combined by what was measured (``kifu bench stones``): the classical
 reading, overruled by the model wherever the model is sure (see :func:`combine`).
+Where the learned reader's MLP is unsure, its small convolutional stone net
+reads the point again (:func:`vision.learned.second_look`); a detection's
+certainty maps and its other readings, which decide where a grid lies, use the
+MLP alone.
 
 The combination's numbers were chosen by a small grid search on synthetic photos
 of seeds 1500 (hard) and 1501 (hard, harsh light), which the model never saw,
@@ -29,7 +33,7 @@ from vision.features import BoardSampler, StoneFeatures, stone_features, washed_
 from vision.grid import Grid
 from vision.hints import suspicions
 from vision.kept import recent_per_photo
-from vision.learned import LABELS, load_model, patch_inputs
+from vision.learned import LABELS, load_model, patch_inputs, second_look
 
 __all__ = [
     "ADD_BLACK",
@@ -164,6 +168,8 @@ class Straightened:
     warped: npt.NDArray[np.uint8]
     #: From :func:`vision.features.stone_features`.
     features: StoneFeatures
+    #: (N*N, INPUTS), float32: the model's inputs (:func:`vision.learned.patch_inputs`).
+    inputs: npt.NDArray[np.float32]
     #: (N*N, 3), float32: the model's probabilities, classes in ``LABELS`` order.
     probabilities: npt.NDArray[np.float32]
 
@@ -187,14 +193,18 @@ def straightened(image: npt.NDArray[np.uint8], grid: Grid) -> Straightened:
     def make() -> Straightened:
         warped = BoardSampler.for_grid(grid).warp(image)
         features = stone_features(warped, grid.size)
-        probabilities = load_model().probabilities(patch_inputs(warped, features))
-        return Straightened(warped, features, probabilities)
+        inputs = patch_inputs(warped, features)
+        return Straightened(warped, features, inputs, load_model().probabilities(inputs))
 
     return recent_per_photo(image, "straightened", key, make, last=STRAIGHTENED_KEPT)
 
 
 def read_stones(
-    image: npt.NDArray[np.uint8], grid: Grid | BoardSampler, *, reader: str = "combined"
+    image: npt.NDArray[np.uint8],
+    grid: Grid | BoardSampler,
+    *,
+    reader: str = "combined",
+    look_again: bool = True,
 ) -> StoneReading:
     """Read black, white or empty at every intersection of a known grid.
 
@@ -207,6 +217,11 @@ def read_stones(
     reader : str
         ``"combined"`` (the default), or one of its parts alone, for comparison:
         ``"classical"`` (:mod:`vision.classify`) or ``"learned"`` (:mod:`vision.learned`).
+    look_again : bool
+        Let the stone net read again the points the model is unsure of
+        (:func:`vision.learned.second_look`). A detection weighing where a grid
+        lies passes False: its thresholds were fitted to the model's reading
+        alone, so that the net changes the reading of a board, not its place.
 
     Returns
     -------
@@ -223,13 +238,18 @@ def read_stones(
         seen = straightened(image, grid)
         warped, features, size = seen.warped, seen.features, grid.size
         probabilities = seen.probabilities
+        if look_again:
+            probabilities = second_look(seen.inputs, probabilities)
     else:
         sampler = grid if isinstance(grid, BoardSampler) else BoardSampler.for_grid(grid)
         warped = sampler.warp(image)
         size = sampler.grid.size
         features = stone_features(warped, size)
         if reader != "classical":
-            probabilities = load_model().probabilities(patch_inputs(warped, features))
+            inputs = patch_inputs(warped, features)
+            probabilities = load_model().probabilities(inputs)
+            if look_again:
+                probabilities = second_look(inputs, probabilities)
     if reader == "learned":
         labels, confidence = _learned(probabilities, size)
     else:

@@ -92,6 +92,14 @@ def register(subparsers: Any) -> None:
 
     refiner_arguments(refiner)
     refiner.set_defaults(func=_refiner)
+    net = kinds.add_parser(
+        "stone-net",
+        help="the stone net of vision.learned.second_look (needs torch: pip install .[train])",
+    )
+    from server.stone_net_training import add_arguments as stone_net_arguments
+
+    stone_net_arguments(net)
+    net.set_defaults(func=_stone_net)
 
 
 def _corners(args: argparse.Namespace) -> int:
@@ -102,6 +110,11 @@ def _corners(args: argparse.Namespace) -> int:
 def _refiner(args: argparse.Namespace) -> int:
     """Train the corner refiner (:mod:`server.refiner_training`)."""
     return _with_torch("refiner", "server.refiner_training", args)
+
+
+def _stone_net(args: argparse.Namespace) -> int:
+    """Train the stone net (:mod:`server.stone_net_training`)."""
+    return _with_torch("stone-net", "server.stone_net_training", args)
 
 
 def _with_torch(kind: str, module: str, args: argparse.Namespace) -> int:
