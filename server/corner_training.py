@@ -28,6 +28,7 @@ from vision.corners import INPUT, STRIDE
 __all__ = [
     "add_arguments",
     "corner_net",
+    "render_and_train",
     "render_in_pool",
     "render_set",
     "run",
@@ -316,15 +317,35 @@ def training_arguments(parser: Any, *, photos: int, epochs: int, passes_over: st
     )
 
 
-def run(args: Any) -> int:
-    """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
+def render_and_train(
+    args: Any,
+    render: Callable[[int, int, int], tuple[Any, ...]],
+    train: Callable[..., dict[str, float]],
+) -> int:
+    """What every network's ``kifu train`` does with the options of :func:`training_arguments`.
+
+    ``render(seed, photos, workers)`` gives the samples, the photo each was cut
+    from last; ``train(*samples, out=, seed=, epochs=, held=)`` fits on all but
+    the held-out photos' samples, which come last, and writes the ONNX file.
+    The held-out photos' figures are printed as JSON.
+    """
     import json
 
-    pixels, corners, photo = render_set(args.seed, args.photos + args.held, args.workers)
+    if args.photos < 1 or args.epochs < 1 or args.held < 0:
+        raise ValueError(
+            f"--photos and --epochs must be at least 1 and --held at least 0, got "
+            f"{args.photos!r}, {args.epochs!r}, {args.held!r}"
+        )
+    *samples, photo = render(args.seed, args.photos + args.held, args.workers)
     held = int(np.count_nonzero(photo >= args.photos))
-    figures = train(pixels, corners, out=args.out, seed=args.seed, epochs=args.epochs, held=held)
+    figures = train(*samples, out=args.out, seed=args.seed, epochs=args.epochs, held=held)
     print(json.dumps(figures))
     return 0
+
+
+def run(args: Any) -> int:
+    """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
+    return render_and_train(args, render_set, train)
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from server.corner_training import render_in_pool, training_arguments
+from server.corner_training import render_and_train, render_in_pool, training_arguments
 from vision.corners import LOG_SPREAD_BOUNDS, PATCH
 
 #: The spread (cells) under which ``_measure`` counts the held-out answers sure.
@@ -218,12 +218,4 @@ def add_arguments(parser: Any) -> None:
 
 def run(args: Any) -> int:
     """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
-    import json
-
-    patches, cells, photo = render_refiner_set(args.seed, args.photos + args.held, args.workers)
-    held = int(np.count_nonzero(photo >= args.photos))
-    figures = train_refiner(
-        patches, cells, out=args.out, seed=args.seed, epochs=args.epochs, held=held
-    )
-    print(json.dumps(figures))
-    return 0
+    return render_and_train(args, render_refiner_set, train_refiner)

@@ -5,15 +5,15 @@ stone model's inputs at every intersection of each photo's true grid
 (:mod:`datasets.stone_patches`, the corners jittered as the MLP's are), fits a
 small convolutional net on them with the eight symmetries of the square and
 random contrast (as ``kifu train stones`` fits the MLP), and writes it as ONNX
-for OpenCV's ``dnn`` to run. Every random draw follows from ``--seed``: on a CPU
-the shipped weights are what the defaults give.
+for OpenCV's ``dnn`` to run. It trains on the CPU (a few minutes; rendering
+takes longer), and every random draw follows from ``--seed``: the shipped
+weights are what the defaults give on two cores.
 
 Needs ``pip install -e .[train]`` (torch and onnx).
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from server.corner_training import render_in_pool, training_arguments
+from server.corner_training import render_and_train, render_in_pool, training_arguments
 from vision.learned import CHANNELS, INPUTS, LABELS, PATCH
 
 __all__ = ["add_arguments", "render_stone_set", "run", "stone_net", "train_stone_net"]
@@ -33,6 +33,7 @@ CONTRAST = 0.4
 
 
 def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
+    """The stone inputs, labels and photo numbers of photos ``start..stop-1`` of ``seed``."""
     from datasets.real import DatasetError
     from datasets.stone_patches import patch_set, rendered_cases
 
@@ -193,7 +194,8 @@ def _measure(torch: Any, net: Any, inputs: Any, labels: Any) -> dict[str, float]
     truth = labels.numpy()
     figures: dict[str, float] = {"points": len(truth), "accuracy": float(right.mean())}
     for k, mark in enumerate(LABELS):
-        figures[f"accuracy {mark!r}"] = float(right[truth == k].mean())
+        if np.any(truth == k):
+            figures[f"accuracy {mark!r}"] = float(right[truth == k].mean())
     return figures
 
 
@@ -204,10 +206,4 @@ def add_arguments(parser: Any) -> None:
 
 def run(args: Any) -> int:
     """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
-    inputs, labels, photo = render_stone_set(args.seed, args.photos + args.held, args.workers)
-    held = int(np.count_nonzero(photo >= args.photos))
-    figures = train_stone_net(
-        inputs, labels, out=args.out, seed=args.seed, epochs=args.epochs, held=held
-    )
-    print(json.dumps(figures))
-    return 0
+    return render_and_train(args, render_stone_set, train_stone_net)

@@ -8,12 +8,15 @@ true grids.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
+import vision.stones
 from datasets.stone_patches import SynthCase, patch_set, rendered_cases
-from vision import VisionError, grid_from_corners, read_stones
+from vision import detect_board, grid_from_corners, read_board, read_stones
 from vision.corners import REFINER_PATH
 from vision.features import BoardSampler
 from vision.learned import (
@@ -89,6 +92,26 @@ def test_a_detection_weighing_grids_can_read_with_the_mlp_alone(
         assert _wrong(again, case.board) < _wrong(alone, case.board)
 
 
+def test_a_detection_never_asks_the_net_and_reading_its_board_asks_once(
+    cases: list[SynthCase], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Where a grid lies rests on the MLP alone, whose floors were fitted to it.
+    looks: list[int] = []
+
+    def counted(inputs: npt.NDArray[np.float32], probabilities: npt.NDArray[np.float32]) -> Any:
+        looks.append(len(inputs))
+        return second_look(inputs, probabilities)
+
+    monkeypatch.setattr(vision.stones, "second_look", counted)
+    for case in cases[:3]:
+        looks.clear()
+        assert detect_board(case.image, size=len(case.board))
+        assert looks == []
+        detection, reading = read_board(case.image, size=len(case.board))
+        assert detection and reading is not None
+        assert looks == [len(case.board) ** 2]
+
+
 def _wrong(board: tuple[str, ...], truth: tuple[str, ...]) -> int:
     return sum(a != b for a, b in zip("".join(board), "".join(truth), strict=True))
 
@@ -97,7 +120,7 @@ def test_a_file_that_is_not_a_net_is_named(tmp_path: Path) -> None:
     path = tmp_path / "stone_net.onnx"
     path.write_bytes(b"not a network")
     unsure = np.full((3, len(LABELS)), 1 / 3, np.float32)
-    with pytest.raises(VisionError, match=r"stone net .*stone_net\.onnx"):
+    with pytest.raises(ModelError, match=r"stone net .*stone_net\.onnx"):
         second_look(np.zeros((3, INPUTS), np.float32), unsure, path=path)
 
 

@@ -14,6 +14,10 @@ a seed), a share of them in harsh light (deep, long stone shadows, narrow dark
 board margins) so that it does not take those for black stones as real photos
 tempt it to; inference is plain numpy, about a millisecond a board. The weights
 ship in ``vision/models/stones.npz`` and are loaded once, on first use.
+
+Where it is unsure of a point, a small convolutional net on the same inputs,
+the stone net, reads the point again (:func:`second_look`; ``kifu train
+stone-net``, run by OpenCV's ``dnn`` from ``vision/models/stone_net.onnx``).
 """
 
 from __future__ import annotations
@@ -206,8 +210,11 @@ def load_model(path: Path = MODEL_PATH) -> StoneModel:
 
 @functools.cache
 def load_stone_net(path: Path = NET_PATH) -> cv2.dnn.Net:
-    """The stone net, read once from its ONNX file, or an error naming the file."""
-    return read_onnx(path, "stone net")
+    """The stone net, read once from its ONNX file, or a ``ModelError`` naming the file."""
+    try:
+        return read_onnx(path, "stone net")
+    except VisionError as error:
+        raise ModelError(str(error)) from None
 
 
 def second_look(inputs: F32, probabilities: F32, path: Path = NET_PATH) -> F32:
@@ -226,17 +233,22 @@ def second_look(inputs: F32, probabilities: F32, path: Path = NET_PATH) -> F32:
         From :func:`patch_inputs`.
     probabilities : ndarray of shape (M, 3), float32
         The MLP's (:meth:`StoneModel.probabilities`).
+    path : Path
+        The net's ONNX file (the shipped one by default).
 
     Returns
     -------
     ndarray of shape (M, 3), float32
-        The net's probabilities where it looked, the MLP's elsewhere.
+        The net's probabilities where it looked, the MLP's elsewhere (a new
+        array wherever the net looked).
 
     Raises
     ------
     ModelError
-        If the net cannot run on the inputs, or answers other than three numbers a point.
+        If the net's file cannot be read, the net cannot run on the inputs, or
+        it answers other than three numbers a point.
     """
+    probabilities = np.asarray(probabilities, dtype=np.float32)
     unsure = np.flatnonzero(probabilities.max(axis=1) < SECOND_LOOK)
     if len(unsure) == 0:
         return probabilities

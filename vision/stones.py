@@ -176,7 +176,7 @@ class Straightened:
 
 #: Straightened boards kept per photo within :func:`vision.kept.photo_kept`.
 #: A detection reads its grid's stones last, or one of the few grids around it
-#: (moved half a cell, its window a line over) just after; a board is 0.7 MB.
+#: (moved half a cell, its window a line over) just after; a 19×19 board is 1.1 MB.
 STRAIGHTENED_KEPT = 8
 
 
