@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.stones
 from datasets.real import DatasetError
 from datasets.stone_patches import (
     SynthCase,
@@ -284,6 +285,7 @@ def test_kifu_bench_stones_tables_the_three_readers(
 ) -> None:
     assert main(["bench", "stones", "--photos", str(written), "--no-real"]) == 0
     lines = capsys.readouterr().out.splitlines()
+    assert "the stone net's second look where it is unsure" in lines.pop(0)
     assert all(f"{reader} points" in lines[0] for reader in ("combined", "classical", "learned"))
     assert lines[-2].startswith("all") and lines[-2].count("%") == 3
     # How far the default reader's confidence can be trusted, in whole points.
@@ -295,6 +297,20 @@ def test_kifu_bench_stones_tables_the_three_readers(
     assert trust is not None, lines[-1]
     sure_wrong, wrong, unsure, unsure_right = (int(v) for v in trust.groups())
     assert sure_wrong <= wrong and unsure_right <= unsure
+
+
+def test_kifu_bench_stones_can_read_with_the_stone_model_alone(
+    written: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def never(*_: object) -> None:
+        raise AssertionError("the stone net was asked")
+
+    monkeypatch.setattr(vision.stones, "second_look", never)
+    argv = ["bench", "stones", "--photos", str(written), "--no-real", "--without-second-look"]
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "the stone model alone" in lines[0]
+    assert lines[-2].startswith("all") and lines[-2].count("%") == 3
 
 
 @pytest.mark.parametrize(

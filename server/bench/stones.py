@@ -9,7 +9,8 @@ overall; a line says how many points the combination misread at a confidence of
 a half or more (what would mislead a referee) and how many it read under a half.
 The same three on the real photos, on the grid ``detect_board`` finds
 there (no true grid is known), with the median milliseconds per read on a known
-grid. Progress goes to stderr.
+grid. ``--without-second-look`` reads with the stone model alone, as before the
+stone net (:func:`vision.learned.second_look`). Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-real", action="store_true", help="skip the real photos")
     parser.add_argument("--repeat", type=int, default=3, help="timed reads per real photo")
+    parser.add_argument(
+        "--without-second-look",
+        action="store_true",
+        help="read with the stone model alone, as before the stone net (look_again=False)",
+    )
 
 
 class Tally:
@@ -114,7 +120,7 @@ class Trust:
         )
 
 
-def _synthetic(folder: Path) -> tuple[Tally, Trust]:
+def _synthetic(folder: Path, look_again: bool) -> tuple[Tally, Trust]:
     tally, trust = Tally(), Trust()
     for number, case in enumerate(folder_cases(folder), start=1):
         print(f"\rsynthetic {number}: {case.name}", end="", file=sys.stderr, flush=True)
@@ -122,7 +128,7 @@ def _synthetic(folder: Path) -> tuple[Tally, Trust]:
         grid = grid_from_corners(case.corners, size=n, image_shape=case.image.shape[:2])
         sampler = BoardSampler.for_grid(grid)
         for reader in READERS:
-            reading = read_stones(case.image, sampler, reader=reader)
+            reading = read_stones(case.image, sampler, reader=reader, look_again=look_again)
             tally.add(case.look, reader, reading.board, case.board)
             if reader == READERS[0]:
                 trust.add(reading, case.board)
@@ -130,7 +136,7 @@ def _synthetic(folder: Path) -> tuple[Tally, Trust]:
     return tally, trust
 
 
-def _real(folder: Path, repeat: int) -> tuple[Tally, dict[str, list[float]]]:
+def _real(folder: Path, repeat: int, look_again: bool) -> tuple[Tally, dict[str, list[float]]]:
     tally = Tally()
     timings: dict[str, list[float]] = defaultdict(list)
     cases = photo_cases(folder)
@@ -144,24 +150,29 @@ def _real(folder: Path, repeat: int) -> tuple[Tally, dict[str, list[float]]]:
             continue
         sampler = BoardSampler.for_grid(detection.grid)
         for reader in READERS:
-            tally.add(
-                case.folder, reader, read_stones(image, sampler, reader=reader).board, case.board
-            )
+            reading = read_stones(image, sampler, reader=reader, look_again=look_again)
+            tally.add(case.folder, reader, reading.board, case.board)
         for _ in range(repeat):  # in turn, so that no reader alone pays for a busy moment
             for reader in READERS:
                 start = time.perf_counter()
-                read_stones(image, sampler, reader=reader)
+                read_stones(image, sampler, reader=reader, look_again=look_again)
                 timings[reader].append((time.perf_counter() - start) * 1000.0)
     print(file=sys.stderr)
     return tally, timings
 
 
 def run(args: argparse.Namespace) -> int:
-    tally, trust = _synthetic(args.photos)
+    look_again = not args.without_second_look
+    print(
+        "the learned reader: the stone model, and the stone net's second look where it is unsure"
+        if look_again
+        else "the learned reader: the stone model alone, without the stone net's second look"
+    )
+    tally, trust = _synthetic(args.photos, look_again)
     print(tally.table(f"synthetic, truth grid ({args.photos.name})"))
     print(trust.line())
     if not args.no_real:
-        real, timings = _real(args.real, args.repeat)
+        real, timings = _real(args.real, args.repeat, look_again)
         print()
         print(real.table("real, found grid"))
         print(
