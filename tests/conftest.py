@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from datasets.stone_patches import SynthCase
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATASETS = ROOT.parent / "shared" / "datasets"
@@ -45,3 +49,16 @@ def gnugo() -> str:
     require(path is not None, "GNU Go not installed (Debian package 'gnugo')")
     assert path is not None
     return path
+
+
+#: Synthetic photos of this seed were never trained on (the stone readers train
+#: on seed 1000) nor used for the lead's and the final scores.
+UNSEEN_SEED = 1002
+
+
+@pytest.fixture(scope="session")
+def unseen_cases() -> list[SynthCase]:
+    """Ten hard synthetic photos of ``UNSEEN_SEED`` with a board (about ten seconds to render)."""
+    from datasets.stone_patches import rendered_cases
+
+    return list(rendered_cases(seed=UNSEEN_SEED, photos=12))[:10]

@@ -15,7 +15,8 @@ import numpy.typing as npt
 import pytest
 
 import vision.stones
-from datasets.stone_patches import SynthCase, patch_set, rendered_cases
+from datasets.stone_patches import SynthCase, patch_set
+from tests.conftest import UNSEEN_SEED
 from vision import detect_board, grid_from_corners, read_board, read_stones
 from vision.corners import REFINER_PATH
 from vision.features import BoardSampler
@@ -30,15 +31,6 @@ from vision.learned import (
     second_look,
 )
 
-#: Held out from training (seed 1000), and from the lead's and the final scores.
-SEED = 1002
-
-
-@pytest.fixture(scope="module")
-def cases() -> list[SynthCase]:
-    """Ten hard synthetic photos with a board (about ten seconds to render)."""
-    return list(rendered_cases(seed=SEED, photos=12))[:10]
-
 
 def test_the_shipped_net_is_small_and_reads_three_labels_a_point() -> None:
     assert NET_PATH.stat().st_size < 1_000_000
@@ -49,9 +41,9 @@ def test_the_shipped_net_is_small_and_reads_three_labels_a_point() -> None:
 
 
 def test_the_second_look_reads_again_only_the_points_the_mlp_is_unsure_of(
-    cases: list[SynthCase],
+    unseen_cases: list[SynthCase],
 ) -> None:
-    inputs = patch_set(cases).inputs
+    inputs = patch_set(unseen_cases).inputs
     first = load_model().probabilities(inputs)
     seen = second_look(inputs, first)
     unsure = first.max(axis=1) < SECOND_LOOK
@@ -69,9 +61,9 @@ def test_where_the_mlp_is_sure_of_every_point_the_net_is_not_run() -> None:
 
 
 def test_the_second_look_misreads_fewer_points_on_unseen_photos(
-    cases: list[SynthCase],
+    unseen_cases: list[SynthCase],
 ) -> None:
-    data = patch_set(cases)
+    data = patch_set(unseen_cases)
     first = load_model().probabilities(data.inputs)
     mlp_wrong = np.count_nonzero(first.argmax(axis=1) != data.labels)
     net_wrong = np.count_nonzero(second_look(data.inputs, first).argmax(axis=1) != data.labels)
@@ -80,9 +72,10 @@ def test_the_second_look_misreads_fewer_points_on_unseen_photos(
 
 
 def test_a_detection_weighing_grids_can_read_with_the_mlp_alone(
-    cases: list[SynthCase],
+    unseen_cases: list[SynthCase],
 ) -> None:
-    case = next(case for case in cases if case.name == f"{SEED}/00001")  # a printed board
+    printed = f"{UNSEEN_SEED}/00001"  # a printed board
+    case = next(case for case in unseen_cases if case.name == printed)
     n = len(case.board)
     grid = grid_from_corners(case.corners, size=n, image_shape=case.image.shape[:2])
     for where in (grid, BoardSampler.for_grid(grid)):
@@ -93,7 +86,7 @@ def test_a_detection_weighing_grids_can_read_with_the_mlp_alone(
 
 
 def test_a_detection_never_asks_the_net_and_reading_its_board_asks_once(
-    cases: list[SynthCase], monkeypatch: pytest.MonkeyPatch
+    unseen_cases: list[SynthCase], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Where a grid lies rests on the MLP alone, whose floors were fitted to it.
     looks: list[int] = []
@@ -103,7 +96,7 @@ def test_a_detection_never_asks_the_net_and_reading_its_board_asks_once(
         return second_look(inputs, probabilities)
 
     monkeypatch.setattr(vision.stones, "second_look", counted)
-    for case in cases[:3]:
+    for case in unseen_cases[:3]:
         looks.clear()
         assert detect_board(case.image, size=len(case.board))
         assert looks == []
