@@ -42,6 +42,7 @@ from vision.detect import (
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
     LEARNED_CONFIDENCE,
+    POLISHED_SPREAD,
     SHIFTED_CELLS,
     SHIFTED_SPREAD,
 )
@@ -394,7 +395,7 @@ def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
         # A 19×19 with cells of 7 pixels, its stones unsure (-0.035): read on
         # the learned corners' floors until the refiner of round 48, which is
         # sure of all four (spread 0.014) and lays them where one point reads
-        # wrong (15 before).
+        # wrong (6 before).
         (777, 289, 0.29, 1),
         # A printed 19×19 out of focus, its stones unsure (-0.117): placed at 0.
         (777, 214, 0.0, 43),
@@ -474,6 +475,36 @@ def test_an_unsure_placement_the_refiner_surely_moves_as_a_whole_is_shifted(
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.25 * cell
+
+
+def test_an_unsure_placement_the_refiner_moves_a_little_very_surely_is_polished() -> None:
+    # Dev 333 #241, a kaya 19×19 placed by its outline half a cell off at one
+    # corner (confidence 0): its stones read as sure there as on the true
+    # grid, and the refiner moves the corners a mean 0.36 of a cell, under a
+    # shift, with a spread of 0.04 at most; laid there, 0.03 of a cell off.
+    photo = render_photo(seed=photo_seed(333, 241), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and 0.15 <= found.details["polished"] < SHIFTED_CELLS
+    assert not {"shifted", "disputed", "doubted"} & found.details.keys()
+    assert found.confidence == 0.0  # the board is no surer for it
+    cell = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean() / 18
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.1 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 4
+
+
+def test_an_unsure_placement_the_refiner_is_less_sure_of_is_not_polished() -> None:
+    # Dev 333 #30, a 9×9 placed right at 0.18 (0.25 of a cell off): the
+    # refiner moves its corners a mean 0.32 of a cell, but to 0.48 off, with a
+    # spread of 0.089, not sure enough to polish.
+    photo = render_photo(seed=photo_seed(333, 30), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=9)
+    assert found and "polished" not in found.details
+    own = refine_corners(photo.image, found.grid.corners, 9)
+    assert corner_spread(photo.image, own, 9).max() > POLISHED_SPREAD
+    cell = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean() / 8
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
 
 
 @pytest.mark.skipif(

@@ -317,6 +317,20 @@ SHIFTED_CELLS = 0.5
 #: 744 random squares on the 248 no-board dev photos). So 0.12: dev 2222 #94
 #: (a 9×9 half a cell off, which it moves to within 0.07) spreads 0.11.
 SHIFTED_SPREAD = 0.12
+#: A placement read under this confidence, which the refiner moves as a whole
+#: less than ``SHIFTED_CELLS`` but ``POLISHED_CELLS`` or more on average, very
+#: sure of each corner (spread at most ``POLISHED_SPREAD``), is laid on the
+#: corners the refiner gives (:func:`_polished`). Dev photos (hard synthetic,
+#: eight seeds, round 48's refiner): of the 129 placements under 0.5, the
+#: refiner moves 14 so; 13 then lie closer to the truth, one 0.01 of a cell
+#: farther (3333 #198, 0.22 off). 333 #241, half a cell off (misplaced), lies
+#: 0.03 off (4 points wrong); the other 13 read 2 points fewer wrong in all
+#: (better on 5 boards, worse on 5 by a point or two). Asked a spread of
+#: 0.12, three more: two would lie farther (333 #30, 0.25 to 0.48 of a cell
+#: off; 2222 #195, 0.22 to 0.30).
+POLISHED_BELOW = 0.5
+POLISHED_CELLS = 0.15
+POLISHED_SPREAD = 0.05
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
 DISPUTED_SURER = 0.02
@@ -389,7 +403,9 @@ def detect_board(
         own corners as a whole, sure of each, and their grid replaced it;
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
         and no grid replaced the placement (its confidence then at most
-        ``DOUBTED_CONFIDENCE``). For a
+        ``DOUBTED_CONFIDENCE``), and ``details["polished"]`` where it moved a
+        placement under ``POLISHED_BELOW`` less than that, very sure of each
+        corner, and its grid was laid there (:func:`_polished`). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
@@ -628,7 +644,8 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     grid replaces it (:func:`_shifted`). Failing that, where the refiner moved
     one more than ``DISPUTED_CELLS``, the placement stands at confidence at most
     ``DOUBTED_CONFIDENCE`` (``details["doubted"]``): the refiner sees its board
-    elsewhere.
+    elsewhere. Where it moved none so far, a placement under ``POLISHED_BELOW``
+    may be laid where it put them (:func:`_polished`).
 
     The placement's own corners, refined, need no network: on dev 555 #268 (a
     window a column off, confidence 0.54) the network sees no corners, and the
@@ -674,11 +691,42 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
         if shifted is not None:
             return shifted
     if not doubted:
-        return found
+        polished = _polished(image, found, own, moves)
+        return found if polished is None else polished
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
     )
+
+
+def _polished(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    own: npt.NDArray[np.float64],
+    moves: npt.NDArray[np.float64],
+) -> BoardDetection | None:
+    """An unsure placement laid on its own corners as the refiner moved them, if very sure.
+
+    For a placement read under ``POLISHED_BELOW``, where the refiner moved its
+    corners ``POLISHED_CELLS`` or more on average (less than a shift, none
+    more than ``DISPUTED_CELLS``) and its spread is at most ``POLISHED_SPREAD``
+    at each: the same board, placed closer. The confidence is the placement's: the board
+    is no surer for it; ``details["polished"]`` is the mean move, in cells.
+    """
+    grid = found.grid
+    if grid is None or found.confidence >= POLISHED_BELOW:
+        return None
+    if float(moves.mean()) < POLISHED_CELLS:
+        return None
+    if not _largest_spread(image, own, grid.size) <= POLISHED_SPREAD:
+        return None
+    try:
+        polished = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    details = {**found.details, "polished": float(moves.mean())}
+    details["certainty"] = certainty(image, polished)
+    return BoardDetection(grid=polished, confidence=found.confidence, details=details)
 
 
 def _learned_grid_wins(
