@@ -718,11 +718,8 @@ def _polished(
         return None
     if float(moves.mean()) < POLISHED_CELLS:
         return None
-    if not _largest_spread(image, own, grid.size) <= POLISHED_SPREAD:
-        return None
-    try:
-        polished = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
-    except VisionError:
+    polished = _grid_on_sure_corners(image, grid, own, POLISHED_SPREAD)
+    if polished is None:
         return None
     details = {**found.details, "polished": float(moves.mean())}
     details["certainty"] = certainty(image, polished)
@@ -799,6 +796,18 @@ def _largest_spread(
     return float(np.max(corner_spread(image, corners, size)))
 
 
+def _grid_on_sure_corners(
+    image: npt.NDArray[np.uint8], grid: Grid, own: npt.NDArray[np.float64], spread: float
+) -> Grid | None:
+    """The grid on the corners ``own``, where the refiner spreads at most ``spread`` at each."""
+    if not _largest_spread(image, own, grid.size) <= spread:
+        return None
+    try:
+        return grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+
+
 def _shifted(
     image: npt.NDArray[np.uint8], grid: Grid, own: npt.NDArray[np.float64]
 ) -> BoardDetection | None:
@@ -812,11 +821,8 @@ def _shifted(
     Its confidence is at most ``FAINT_CONFIDENCE`` and falls with how unsure
     its stones read (``UNSURE_READING``).
     """
-    if not _largest_spread(image, own, grid.size) <= SHIFTED_SPREAD:
-        return None
-    try:
-        moved = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
-    except VisionError:
+    moved = _grid_on_sure_corners(image, grid, own, SHIFTED_SPREAD)
+    if moved is None:
         return None
     sure = certainty(image, moved)
     confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
