@@ -710,8 +710,9 @@ def _polished(
     For a placement read under ``POLISHED_BELOW``, where the refiner moved its
     corners ``POLISHED_CELLS`` or more on average (less than a shift, none
     more than ``DISPUTED_CELLS``) and its spread is at most ``POLISHED_SPREAD``
-    at each: the same board, placed closer. The confidence is the placement's: the board
-    is no surer for it; ``details["polished"]`` is the mean move, in cells.
+    at each: the same board, placed closer. The confidence is the
+    placement's, since the board is no surer for it; ``details["polished"]``
+    is the mean move, in cells.
     """
     grid = found.grid
     if grid is None or found.confidence >= POLISHED_BELOW:
