@@ -173,7 +173,8 @@ def heat_map(view: View, path: Path = MODEL_PATH) -> tuple[F32, F32]:
     with NET_LOCK:
         net.setInput(np.ascontiguousarray(blob))
         out = np.asarray(net.forward(), dtype=np.float32)
-    heat = 1.0 / (1.0 + np.exp(-out[0, 0]))
+    # The sigmoid as a tanh: a sure net's logits overflow exp in float32.
+    heat = 0.5 + 0.5 * np.tanh(0.5 * out[0, 0])
     return heat.astype(np.float32), out[0, 1:3]
 
 
