@@ -262,7 +262,8 @@ FAINT_CONFIDENCE = 0.5
 WELL_LINED = 0.45
 #: The network's heat (:mod:`vision.corners`, the weakest of its four corners)
 #: at which it is sure of a board. Dev photos (hard synthetic, eight seeds): of
-#: the 248 with no board, 13 give four corners at all, at 0.10 to 0.23.
+#: the 248 with no board, the first network gave four corners on 13, at 0.10 to
+#: 0.23; the one trained on 7,000 photos (round 49) gives four on none.
 LEARNED_HEAT = 0.4
 #: How much a grid on sure learned corners must stand out from half a cell off,
 #: its stones as sure as ``MIN_CERTAINTY`` asks (``MIN_CONTRAST`` asks 0.04).
@@ -317,6 +318,16 @@ SHIFTED_CELLS = 0.5
 #: 744 random squares on the 248 no-board dev photos). So 0.12: dev 2222 #94
 #: (a 9×9 half a cell off, which it moves to within 0.07) spreads 0.11.
 SHIFTED_SPREAD = 0.12
+#: Where the network is this sure of its corners (``LEARNED_HEAT`` asks 0.4)...
+AGREED_HEAT = 0.5
+#: ... and the refiner moves none more than this many cells, two looks agree on
+#: the board's corners (:func:`_found_by_learned_corners`). Dev photos (eight
+#: seeds, round 49's network): of the 2,148 boards it sees, 1,575 are seen so,
+#: and on none does a refined corner lie more than 0.35 of a cell off (at 0.25,
+#: 1,750 and one 0.9 off); on the 248 no-board photos it sees no corners at all.
+#: Where the heat is lower the two can agree on the wrong corner (dev 1111 #106:
+#: heat 0.32, agreeing within 0.19 and 1.2 cells off at one corner).
+AGREED_CELLS = 0.2
 #: A placement read under this confidence, which the refiner moves as a whole
 #: less than ``SHIFTED_CELLS`` but ``POLISHED_CELLS`` or more on average, very
 #: sure of each corner (spread at most ``POLISHED_SPREAD``), is laid on the
@@ -494,6 +505,9 @@ def _found_by_learned_corners(
     stones read, at confidence at most ``LEARNED_CONFIDENCE`` too, falling with
     how unsure they read: glare, blur or a low view can leave a board's stones
     unsure or standing out little even on its true grid, while its corners show.
+    So too where the network is sure of its corners (``AGREED_HEAT``) and the
+    refiner agrees, moving none more than ``AGREED_CELLS`` (``details["agreed"]``
+    the largest move): two looks at the corners, each unsure alone, agree.
     """
 
     def failed(why: str) -> BoardDetection:
@@ -519,14 +533,18 @@ def _found_by_learned_corners(
         if checked:
             return checked
     spread = _largest_spread(image, corners, size)
-    if spread <= SHIFTED_SPREAD:
+    agreed = float(_corner_moves(grid, guess.corners).max())
+    if spread <= SHIFTED_SPREAD or (guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS):
         sure = certainty(image, grid)
         confidence = min(LEARNED_CONFIDENCE, _reading_confidence(sure))
         details = {**details, "spread": spread, "certainty": sure}
+        if spread > SHIFTED_SPREAD:
+            details["agreed"] = agreed
         return BoardDetection(grid=grid, confidence=confidence, details=details)
     return failed(
-        f"its grid does not read as a board (heat {guess.heat:.2f}) and the refiner"
-        f" is unsure of its corners (spread up to {spread:.2f} of a cell)"
+        f"its grid does not read as a board (heat {guess.heat:.2f}), the refiner"
+        f" is unsure of its corners (spread up to {spread:.2f} of a cell) and moves"
+        f" them up to {agreed:.2f} of a cell"
     )
 
 
