@@ -43,6 +43,7 @@ from vision.detect import (
     DISPUTED_CELLS,
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
+    KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
     POLISHED_SPREAD,
@@ -462,6 +463,23 @@ def test_no_board_where_the_network_sees_no_corners(run: int, index: int) -> Non
     found = detect_board(photo.image, size=19)
     assert not found
     assert "learned corners: the network sees no four corners" in found.reason
+
+
+def test_centring_on_a_lone_stone_does_not_move_a_grid_off_corners_the_refiner_is_sure_of() -> None:
+    # Dev 1111 #261, a 9×9 with one stone that every other search missed. The
+    # refiner is sure of the network's corners (spread 0.10) and puts them
+    # within 0.37 of a cell; centred on the one stone and laid on the board,
+    # their grid passed the floors 0.64 of a cell off at one corner (misplaced,
+    # at 0.29). The refined corners' grid is taken instead.
+    photo = render_photo(seed=photo_seed(1111, 261), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=9)
+    assert found and found.details["spread"] <= SHIFTED_SPREAD
+    assert found.details["left"] > KEPT_CELLS
+    assert found.confidence <= LEARNED_CONFIDENCE
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 8
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 2
 
 
 def test_a_board_whose_corners_two_looks_agree_on_is_placed_however_its_stones_read() -> None:

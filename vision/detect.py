@@ -328,6 +328,13 @@ AGREED_HEAT = 0.5
 #: Where the heat is lower the two can agree on the wrong corner (dev 1111 #106:
 #: heat 0.32, agreeing within 0.19 and 1.2 cells off at one corner).
 AGREED_CELLS = 0.2
+#: How far, in cells, centring on the stones and laying on the board may move a
+#: last resort's grid from corners the refiner is sure of. Dev photos (round 49):
+#: of the 17 boards the learned corners place, 16 are moved 0.22 of a cell or
+#: less; 1111 #261, a 9×9 with one stone, 0.62, to 0.64 of a cell off (the
+#: refined corners lie 0.37 off, spread 0.10). The sure refiner is more than half
+#: a cell off on 4 of the 2,061 dev boards it is sure of (``SHIFTED_SPREAD``).
+KEPT_CELLS = 0.5
 #: A placement read under this confidence, which the refiner moves as a whole
 #: less than ``SHIFTED_CELLS`` but ``POLISHED_CELLS`` or more on average, very
 #: sure of each corner (spread at most ``POLISHED_SPREAD``), is laid on the
@@ -508,6 +515,9 @@ def _found_by_learned_corners(
     So too where the network is sure of its corners (``AGREED_HEAT``) and the
     refiner agrees, moving none more than ``AGREED_CELLS`` (``details["agreed"]``
     the largest move): two looks at the corners, each unsure alone, agree.
+    Where the refiner is sure of the corners so, a grid the floors took is kept
+    only within ``KEPT_CELLS`` of them: centring on a nearly empty board's few
+    stones can move a grid off corners that show (``details["left"]``, how far).
     """
 
     def failed(why: str) -> BoardDetection:
@@ -523,23 +533,34 @@ def _found_by_learned_corners(
     except VisionError:
         return failed("its corners make no quadrilateral")
     details = {"learned": guess.heat, "refined": 1.0}
-    found = BoardDetection(grid=grid, confidence=FAINT_CONFIDENCE, details=details)
-    checked = _checked_reading(image, found, laid=True)
-    if checked:
-        return checked
-    if guess.heat >= LEARNED_HEAT:
-        found = BoardDetection(grid=grid, confidence=LEARNED_CONFIDENCE, details=details)
-        checked = _checked_reading(image, found, laid=True, reads=_reads_as_learned_board)
-        if checked:
-            return checked
     spread = _largest_spread(image, corners, size)
     agreed = float(_corner_moves(grid, guess.corners).max())
-    if spread <= SHIFTED_SPREAD or (guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS):
+    sure_corners = spread <= SHIFTED_SPREAD or (
+        guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS
+    )
+    # The last resorts' floors, then, where the network is sure, the weaker one.
+    checks: list[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]]
+    checks = [(FAINT_CONFIDENCE, None)]
+    if guess.heat >= LEARNED_HEAT:
+        checks.append((LEARNED_CONFIDENCE, _reads_as_learned_board))
+    left = 0.0  # the farthest a grid the floors took left corners the refiner is sure of
+    for most, reads in checks:
+        found = BoardDetection(grid=grid, confidence=most, details=details)
+        checked = _checked_reading(image, found, laid=True, reads=reads)
+        if not checked:
+            continue
+        moved = float(_corner_moves(grid, checked.corners).max()) if sure_corners else 0.0
+        if moved <= KEPT_CELLS:
+            return checked
+        left = max(left, moved)
+    if sure_corners:
         sure = certainty(image, grid)
         confidence = min(LEARNED_CONFIDENCE, _reading_confidence(sure))
         details = {**details, "spread": spread, "certainty": sure}
         if spread > SHIFTED_SPREAD:
             details["agreed"] = agreed
+        if left > KEPT_CELLS:
+            details["left"] = left
         return BoardDetection(grid=grid, confidence=confidence, details=details)
     return failed(
         f"its grid does not read as a board (heat {guess.heat:.2f}), the refiner"
