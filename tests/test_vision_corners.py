@@ -477,8 +477,7 @@ def test_centring_on_a_lone_stone_does_not_move_a_grid_off_corners_the_refiner_i
     assert found and found.details["spread"] <= SHIFTED_SPREAD
     assert found.details["left"] > KEPT_CELLS
     assert found.confidence <= LEARNED_CONFIDENCE
-    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 8
-    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert farthest_corner_cells(found.corners, photo.corners, 9) < 0.5
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 2
 
 
@@ -495,8 +494,7 @@ def test_a_board_whose_corners_two_looks_agree_on_is_placed_however_its_stones_r
     assert found.details["spread"] > SHIFTED_SPREAD
     assert found.details["agreed"] <= AGREED_CELLS
     assert 0.0 < found.confidence <= LEARNED_CONFIDENCE
-    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
-    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.1 * cell
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
 
 
