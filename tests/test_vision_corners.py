@@ -499,6 +499,35 @@ def test_a_board_whose_corners_two_looks_agree_on_is_placed_however_its_stones_r
 
 
 @pytest.mark.parametrize(
+    ("run", "index", "size", "off", "wrong"),
+    [
+        # A 13×13 whose first corner lies under glare: the network (heat 0.32)
+        # and the refiner agree on it 1.2 cells off, the refiner unsure there
+        # (spread 0.22); its three other corners within 0.08 of a cell.
+        # Completed on its lines: 0.05 off, 11 points wrong.
+        (1111, 106, 13, 0.1, 11),
+        # A 19×19 whose third corner the refiner puts 1.7 cells off (spread
+        # 0.20), the others within 0.15. Completed: 0.27 off, 12 points wrong.
+        (555, 249, 19, 0.35, 12),
+    ],
+)
+def test_a_board_with_one_corner_lost_is_completed_on_its_lines(
+    run: int, index: int, size: int, off: float, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    guess = find_corners(photo.image)
+    assert guess is not None
+    refined = refine_corners(photo.image, guess.corners, size)
+    assert farthest_corner_cells(refined, photo.corners, size) > 1.0  # every other search missed
+    found = detect_board(photo.image, size=size)
+    assert found and found.details["completed"] > 1.0
+    assert found.confidence <= FAINT_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, size) < off
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+
+
+@pytest.mark.parametrize(
     ("run", "index", "size", "confidence", "wrong"),
     [
         # Placed a cell off by the stones' lattice at 0.48, 70 points wrong:

@@ -17,9 +17,11 @@ from vision.centring import certainty
 from vision.detect import STRETCH_KEPT, _other_searches, _stretched_onto_lines
 from vision.geometry import apply_homography
 from vision.grid import (
+    CORNER_REACH,
     STRETCH_REACH,
     Grid,
     _sides_moved,
+    corner_on_lines,
     edge_crossings,
     find_grid,
     grid_from_corners,
@@ -255,6 +257,44 @@ def test_a_board_a_last_resort_placed_a_line_off_is_stretched_onto_its_lines(
     detection = detect_board(photo.image, size=size)
     assert detection.details["widened"] > 0
     assert points_wrong(detection.grid, photo) == 0
+
+
+def test_a_corner_lost_under_glare_is_found_again_on_the_lines_leading_to_it() -> None:
+    image, exact = drawn_board()
+    corner = exact.corners[2]
+    cv2.circle(image, (int(corner[0]), int(corner[1])), 60, (250, 250, 250), -1)  # 3 cells
+    # Three corners right, the last one 1.7 columns out and 1.3 rows in.
+    window = np.array([[0.0, 0.0], [18.0, 0.0], [19.7, 16.7], [0.0, 18.0]])
+    start = grid_from_corners(
+        apply_homography(exact.homography, window), size=19, image_shape=exact.image_shape
+    )
+    assert cells_off(start, exact) > 2.0
+    found = corner_on_lines(image, start, 2)
+    assert found is not None
+    placed, lined = found
+    # The other three stay; the moved one lands near the truth, each line then on its own.
+    np.testing.assert_allclose(placed.corners[[0, 1, 3]], start.corners[[0, 1, 3]], atol=1e-6)
+    assert cells_off(placed, exact) < 0.5
+    assert lined is not None and cells_off(lined, exact) < 0.05
+
+
+def test_a_corner_is_sought_no_farther_than_the_reach() -> None:
+    image, exact = drawn_board()
+    # The last row's first point two cells beyond the reach from the truth.
+    window = np.array([[0.0, 0.0], [18.0, 0.0], [18.0, 18.0], [0.0, 20.0 + CORNER_REACH]])
+    start = grid_from_corners(
+        apply_homography(exact.homography, window), size=19, image_shape=exact.image_shape
+    )
+    found = corner_on_lines(image, start, 3)
+    if found is not None:  # a better place within the reach, not the true one
+        moved = apply_homography(np.linalg.inv(start.homography), found[0].corners[3][None])[0]
+        assert np.abs(moved - np.array([0.0, 18.0])).max() <= CORNER_REACH + 1e-6
+        assert cells_off(found[0], exact) > 0.5  # the truth lies beyond
+
+
+def test_a_grid_whose_corners_lie_on_the_lines_keeps_them() -> None:
+    image, exact = drawn_board()
+    assert all(corner_on_lines(image, exact, corner) is None for corner in range(4))
 
 
 def test_line_maps_kept_for_one_photo_change_no_check_of_it_nor_of_another(

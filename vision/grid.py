@@ -1872,6 +1872,107 @@ def stretch_to_lines(
     return None if isinstance(placed, str) else placed
 
 
+#: How far (cells) :func:`corner_on_lines` seeks one corner, either way along
+#: each axis, and in what steps: coarse, then finer around the best, twice.
+CORNER_REACH = 4.0
+CORNER_STEPS = ((CORNER_REACH, 0.25), (0.3, 0.05), (0.06, 0.02))
+
+
+def _square_to_quads(quads: FloatArray) -> FloatArray:
+    """The homographies taking the unit square onto each of K quadrilaterals: (K, 3, 3).
+
+    ``quads``: (K, 4, 2), the images of (0, 0), (1, 0), (1, 1) and (0, 1), in
+    that order. The closed form of the projective map of a square (Heckbert's),
+    for many quadrilaterals at once where a fit per quadrilateral would be slow.
+    """
+    x, y = quads[..., 0], quads[..., 1]
+    dx1, dx2, dx3 = x[:, 1] - x[:, 2], x[:, 3] - x[:, 2], x[:, 0] - x[:, 1] + x[:, 2] - x[:, 3]
+    dy1, dy2, dy3 = y[:, 1] - y[:, 2], y[:, 3] - y[:, 2], y[:, 0] - y[:, 1] + y[:, 2] - y[:, 3]
+    det = dx1 * dy2 - dy1 * dx2
+    det = np.where(np.abs(det) < 1e-12, 1e-12, det)
+    g = (dx3 * dy2 - dy3 * dx2) / det
+    h = (dx1 * dy3 - dy1 * dx3) / det
+    maps = np.zeros((len(quads), 3, 3))
+    maps[:, 0] = np.stack(
+        [x[:, 1] - x[:, 0] + g * x[:, 1], x[:, 3] - x[:, 0] + h * x[:, 3], x[:, 0]], 1
+    )
+    maps[:, 1] = np.stack(
+        [y[:, 1] - y[:, 0] + g * y[:, 1], y[:, 3] - y[:, 0] + h * y[:, 3], y[:, 0]], 1
+    )
+    maps[:, 2] = np.stack([g, h, np.ones_like(g)], 1)
+    return maps
+
+
+def corner_on_lines(
+    image: npt.NDArray[np.uint8], grid: Grid, corner: int
+) -> tuple[Grid, Grid | None] | None:
+    """The grid with one corner moved so that its lines lie on the board's, or None.
+
+    For a grid whose other three corners are right and one is not: a corner under
+    glare, a hand or the photo's edge, which the learned corners
+    (:mod:`vision.corners`) guess a cell or more off while the lines leading to
+    it still show over most of the board. ``corner`` is the index into
+    ``grid.corners``. Every position within ``CORNER_REACH`` cells along each
+    axis is tried, coarsely, then finer around the best (``CORNER_STEPS``); the
+    other three stay. Scored as :func:`stretch_to_lines`
+    scores (each line's median response along it, capped). Returns the grid so
+    moved, its lines evenly spaced in perspective, and that grid with each line
+    refined on the response, the lens's distortion too (None where the lines
+    cannot be refined): the refinement mends a grid placed a little off and can
+    take a line onto the wrong one where the lines hardly show, so both are
+    offered. None where no position scores higher than where the corner was,
+    or the grid moved is not a board's (cells not square in the world, off the
+    picture).
+    """
+    maps = _line_maps(image)
+    scale = maps.scale
+    response = maps.smoothed()
+    to_work_pixels = np.array(
+        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
+    )
+    to_work = to_work_pixels @ grid.homography
+    n = grid.size
+    starting = _lines_on_response(response, to_work[None], n)[0]
+    cap = max(STRETCH_CAP * median(starting), 1.0)
+    start = best = float(np.minimum(starting, cap).mean())
+    # The grid's corners in its lattice, in grid.corners' order: the window moved.
+    quad = start_quad = np.array([[0.0, 0.0], [n - 1, 0.0], [n - 1, n - 1], [0.0, n - 1]])
+    unit = np.diag([1.0 / (n - 1), 1.0 / (n - 1), 1.0])
+    moved = to_work
+    for reach, step in CORNER_STEPS:
+        offsets = np.arange(-reach, reach + 1e-9, step)
+        du, dv = np.meshgrid(offsets, offsets)
+        quads = np.repeat(quad[None], du.size, axis=0)
+        quads[:, corner] += np.stack([du.ravel(), dv.ravel()], axis=1)
+        tried = to_work @ _square_to_quads(quads) @ unit
+        scores = np.minimum(_lines_on_response(response, tried, n), cap).mean(axis=1)
+        # The finer steps around a best at the edge stay within the reach too.
+        drift = np.abs(quads[:, corner] - start_quad[corner]).max(axis=1)
+        scores[drift > CORNER_REACH + 1e-9] = -np.inf
+        k = int(np.argmax(scores))
+        if scores[k] > best:
+            best, quad, moved = float(scores[k]), quads[k], tried[k]
+    if best <= start:
+        return None
+    moved = moved / moved[2, 2]
+    lattice = lattice_points(n)
+    placed = _image_grid(
+        apply_homography(moved, lattice).reshape(n, n, 2),
+        moved,
+        maps.work_shape,
+        scale,
+        maps.shape,
+        n,
+    )
+    if isinstance(placed, str):
+        return None
+    refined = _refine_lines(maps.scaled(), moved, n)
+    if refined is None:
+        return placed, None
+    lined = _image_grid(refined[0], moved, maps.work_shape, scale, maps.shape, n)
+    return placed, None if isinstance(lined, str) else lined
+
+
 #: Distance (cells) either side of a line at which the board beside it is sampled.
 LINE_SIDE = 0.3
 
