@@ -21,6 +21,7 @@ from vision.grid import (
     STRETCH_REACH,
     Grid,
     _sides_moved,
+    _square_to_quads,
     corner_on_lines,
     edge_crossings,
     find_grid,
@@ -257,6 +258,21 @@ def test_a_board_a_last_resort_placed_a_line_off_is_stretched_onto_its_lines(
     detection = detect_board(photo.image, size=size)
     assert detection.details["widened"] > 0
     assert points_wrong(detection.grid, photo) == 0
+
+
+def test_the_square_is_mapped_onto_each_quadrilateral_as_a_fit_of_its_four_corners_maps_it() -> (
+    None
+):
+    rng = np.random.default_rng(7)
+    square = np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]])
+    quads = square * 300 + 100 + rng.uniform(-60, 60, size=(20, 4, 2))
+    inside = rng.uniform(0, 1, size=(50, 2))
+    for quad, mapped in zip(quads, _square_to_quads(quads), strict=True):
+        fitted = cv2.getPerspectiveTransform(square.astype(np.float32), quad.astype(np.float32))
+        np.testing.assert_allclose(apply_homography(mapped, square), quad, atol=1e-6)
+        np.testing.assert_allclose(
+            apply_homography(mapped, inside), apply_homography(fitted, inside), atol=1e-3
+        )
 
 
 def test_a_corner_lost_under_glare_is_found_again_on_the_lines_leading_to_it() -> None:
