@@ -527,6 +527,17 @@ def test_a_board_with_one_corner_lost_is_completed_on_its_lines(
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
 
 
+def test_a_corner_the_lines_place_wrong_leaves_the_board_refused_and_says_so() -> None:
+    # Dev 3333 #227: half the board washed white by glare, its first corner 2.9
+    # cells off (refiner's spread 0.25). Where the lines do not show, the best
+    # place for it on them lies 7.5 cells off; that grid does not pass the floors.
+    photo = render_photo(seed=photo_seed(3333, 227), difficulty="hard")
+    assert photo.board is not None
+    found = detect_board(photo.image, size=19)
+    assert not found
+    assert "onto the lines, it does not read as a board either" in found.reason
+
+
 @pytest.mark.parametrize(
     ("run", "index", "size", "confidence", "wrong"),
     [

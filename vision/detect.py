@@ -565,12 +565,12 @@ def _found_by_learned_corners(
             details["left"] = left
         return BoardDetection(grid=grid, confidence=confidence, details=details)
     completed = _completed(image, grid, spreads, details, checks)
-    if completed is not None:
+    if isinstance(completed, BoardDetection):
         return completed
     return failed(
         f"its grid does not read as a board (heat {guess.heat:.2f}), the refiner"
         f" is unsure of its corners (spread up to {spread:.2f} of a cell) and moves"
-        f" them up to {agreed:.2f} of a cell"
+        f" them up to {agreed:.2f} of a cell; {completed}"
     )
 
 
@@ -580,7 +580,7 @@ def _completed(
     spreads: npt.NDArray[np.float64],
     details: dict[str, float],
     checks: list[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]],
-) -> BoardDetection | None:
+) -> BoardDetection | str:
     """The learned corners' grid with its most unsure corner sought on the lines, if it reads.
 
     Where the refiner is unsure of the corners, often one is wrong and three are
@@ -594,14 +594,15 @@ def _completed(
     round 50): of the 12 boards every other search missed or misplaced, this
     places 1111 #106 (a 13×13, one corner 1.2 cells off under glare; refined
     lines, 0.04 of a cell off) and 555 #249 (one corner 1.7 cells off; as moved,
-    0.28 off); the others' completed grids do not pass the floors.
+    0.28 off); the others' completed grids do not pass the floors. Failing,
+    says why, for the failure's reason.
     """
     if not np.all(np.isfinite(spreads)):
-        return None
+        return "the refiner gives no spread at some corner"
     corner = int(np.argmax(spreads))
     found = corner_on_lines(image, grid, corner)
     if found is None:
-        return None
+        return f"no place of its corner {corner} lies better on the lines"
     placed, lined = found
     for completed in (lined, placed):  # lines refined first: they mend a grid a little off
         if completed is None:
@@ -618,7 +619,11 @@ def _completed(
             )
             if checked:
                 return checked
-    return None
+    moved = float(_corner_moves(grid, placed.corners)[corner])
+    return (
+        f"with its corner {corner} moved {moved:.2f} cells onto the lines,"
+        " it does not read as a board either"
+    )
 
 
 def _failed_too(searched: BoardDetection, wide: BoardDetection) -> BoardDetection:
