@@ -1435,6 +1435,28 @@ class _LineMaps:
     threshold: float
     _made: dict[str, npt.NDArray[np.float32]] = field(default_factory=dict)
 
+    def to_work(self, homography: FloatArray) -> FloatArray:
+        """``homography`` (lattice to photo) taken on into the working copy, pixel centres kept."""
+        scale = self.scale
+        to_work_pixels = np.array(
+            [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
+        )
+        return np.asarray(to_work_pixels @ homography, dtype=np.float64)
+
+    def placed(
+        self, to_work: FloatArray, size: int, points_work: FloatArray | None = None
+    ) -> Grid | None:
+        """The grid ``to_work`` maps the lattice by onto the working copy, in the photo.
+
+        Its intersections are ``points_work`` (N, N, 2) on the working copy where
+        given (lines refined), else the lattice's under ``to_work``. None where
+        :func:`_image_grid` refuses it.
+        """
+        if points_work is None:
+            points_work = apply_homography(to_work, lattice_points(size)).reshape(size, size, 2)
+        grid = _image_grid(points_work, to_work, self.work_shape, self.scale, self.shape, size)
+        return None if isinstance(grid, str) else grid
+
     def scaled(self) -> npt.NDArray[np.float32]:
         """The response over its threshold (at least ``SOFT_FLOOR``), as lines are refined on."""
         if "scaled" not in self._made:
@@ -1554,12 +1576,8 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
     not a board's grid (cells not square in the world, off the picture).
     """
     maps = _line_maps(image)
-    scale = maps.scale
     scaled = maps.scaled()
-    to_work_pixels = np.array(
-        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
-    )
-    to_work = to_work_pixels @ grid.homography
+    to_work = maps.to_work(grid.homography)
     n = grid.size
     lattice = lattice_points(n)
     for _ in range(rounds):
@@ -1571,15 +1589,7 @@ def snap_to_lines(image: npt.NDArray[np.uint8], grid: Grid, *, rounds: int = 2) 
         if better is None:
             return None
         to_work = better / better[2, 2]
-    placed = _image_grid(
-        apply_homography(to_work, lattice).reshape(n, n, 2),
-        to_work,
-        maps.work_shape,
-        scale,
-        maps.shape,
-        n,
-    )
-    return None if isinstance(placed, str) else placed
+    return maps.placed(to_work, n)
 
 
 #: How far (cells) :func:`stretch_to_lines` moves each side of a grid, in and out,
@@ -1750,14 +1760,10 @@ def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     lines: beyond them nothing crosses.
     """
     maps = _line_maps(image)
-    scale = maps.scale
     dilated = maps.crossed()
-    to_work_pixels = np.array(
-        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
-    )
     n = grid.size
     lines = np.arange(-1, n + 1, dtype=np.float64)
-    both = _crossing_evidence(dilated, to_work_pixels @ grid.homography, lines, lines, both=True)
+    both = _crossing_evidence(dilated, maps.to_work(grid.homography), lines, lines, both=True)
     inner = slice(1, n + 1)
     return np.array(
         [
@@ -1795,6 +1801,24 @@ def settle_on_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid,
     return grid.shifted(float(moves[0]), float(moves[1])), (moves[0], moves[1])
 
 
+def _line_scoring(
+    image: npt.NDArray[np.uint8], grid: Grid
+) -> tuple[_LineMaps, npt.NDArray[np.float32], FloatArray, float, float]:
+    """Where a search moving a grid's lines onto the board's starts.
+
+    The photo's line maps, the smoothed response the lines are scored on, the
+    grid's map into the working copy, the most a line's response counts
+    (``STRETCH_CAP`` times the grid's median line) and the grid's own score:
+    the mean over its lines of each line's response, capped.
+    """
+    maps = _line_maps(image)
+    response = maps.smoothed()
+    to_work = maps.to_work(grid.homography)
+    starting = _lines_on_response(response, to_work[None], grid.size)[0]
+    cap = max(STRETCH_CAP * median(starting), 1.0)
+    return maps, response, to_work, cap, float(np.minimum(starting, cap).mean())
+
+
 def stretch_to_lines(
     image: npt.NDArray[np.uint8], grid: Grid, *, respace: bool = False
 ) -> Grid | None:
@@ -1822,17 +1846,8 @@ def stretch_to_lines(
     for a lattice of the wrong spacing, right at its middle, which moving one side
     at a time takes onto the wrong lines.
     """
-    maps = _line_maps(image)
-    scale = maps.scale
-    response = maps.smoothed()
-    to_work_pixels = np.array(
-        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
-    )
-    to_work = to_work_pixels @ grid.homography
-    n = grid.size
-    starting = _lines_on_response(response, to_work[None], n)[0]
-    cap = max(STRETCH_CAP * median(starting), 1.0)
-    start = best = float(np.minimum(starting, cap).mean())
+    maps, response, to_work, cap, start = _line_scoring(image, grid)
+    n, best = grid.size, start
     coarse = np.arange(-STRETCH_REACH, STRETCH_REACH + 1e-9, STRETCH_STEP)
     fine = np.arange(-5 * STRETCH_FINE, 5 * STRETCH_FINE + 1e-9, STRETCH_FINE)
     window = np.array([[0.0, 0.0, 1.0], [n - 1, 0.0, 1.0], [n - 1, n - 1, 1.0], [0.0, n - 1, 1.0]])
@@ -1859,17 +1874,10 @@ def stretch_to_lines(
             best, to_work = float(scores[k]), tried[k]
     if best <= start:
         return None
-    lattice = np.stack(
-        np.meshgrid(np.arange(n, dtype=np.float64), np.arange(n, dtype=np.float64)), -1
-    ).reshape(-1, 2)
-    points = apply_homography(to_work, lattice).reshape(n, n, 2)
     # Each line refined on the response, the lens's distortion too, as the search's
     # own grid is: the stretch places lines evenly in perspective only.
     refined = _refine_lines(maps.scaled(), to_work, n)
-    if refined is not None:
-        points = refined[0]
-    placed = _image_grid(points, to_work, maps.work_shape, scale, maps.shape, n)
-    return None if isinstance(placed, str) else placed
+    return maps.placed(to_work, n, None if refined is None else refined[0])
 
 
 #: How far (cells) :func:`corner_on_lines` seeks one corner, either way along
@@ -1924,17 +1932,8 @@ def corner_on_lines(
     or the grid moved is not a board's (cells not square in the world, off the
     picture).
     """
-    maps = _line_maps(image)
-    scale = maps.scale
-    response = maps.smoothed()
-    to_work_pixels = np.array(
-        [[scale, 0, 0.5 * scale - 0.5], [0, scale, 0.5 * scale - 0.5], [0, 0, 1.0]]
-    )
-    to_work = to_work_pixels @ grid.homography
-    n = grid.size
-    starting = _lines_on_response(response, to_work[None], n)[0]
-    cap = max(STRETCH_CAP * median(starting), 1.0)
-    start = best = float(np.minimum(starting, cap).mean())
+    maps, response, to_work, cap, start = _line_scoring(image, grid)
+    n, best = grid.size, start
     # The grid's corners in its lattice, in grid.corners' order: the window moved.
     quad = start_quad = np.array([[0.0, 0.0], [n - 1, 0.0], [n - 1, n - 1], [0.0, n - 1]])
     unit = np.diag([1.0 / (n - 1), 1.0 / (n - 1), 1.0])
@@ -1955,22 +1954,11 @@ def corner_on_lines(
     if best <= start:
         return None
     moved = moved / moved[2, 2]
-    lattice = lattice_points(n)
-    placed = _image_grid(
-        apply_homography(moved, lattice).reshape(n, n, 2),
-        moved,
-        maps.work_shape,
-        scale,
-        maps.shape,
-        n,
-    )
-    if isinstance(placed, str):
+    placed = maps.placed(moved, n)
+    if placed is None:
         return None
     refined = _refine_lines(maps.scaled(), moved, n)
-    if refined is None:
-        return placed, None
-    lined = _image_grid(refined[0], moved, maps.work_shape, scale, maps.shape, n)
-    return placed, None if isinstance(lined, str) else lined
+    return placed, None if refined is None else maps.placed(moved, n, refined[0])
 
 
 #: Distance (cells) either side of a line at which the board beside it is sampled.
