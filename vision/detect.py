@@ -593,8 +593,8 @@ def _completed(
     far the corner moved, in cells. Dev photos (hard synthetic, eight seeds,
     round 50): of the 12 boards every other search missed or misplaced, this
     places 1111 #106 (a 13×13, one corner 1.2 cells off under glare; refined
-    lines, 0.04 of a cell off) and 555 #249 (one corner 1.7 cells off; as moved,
-    0.28 off); the others' completed grids do not pass the floors. Failing,
+    lines, 0.05 of a cell off) and 555 #249 (one corner 1.7 cells off; as moved,
+    0.27 off); the others' completed grids do not pass the floors. Failing,
     says why, for the failure's reason.
     """
     if not np.all(np.isfinite(spreads)):
