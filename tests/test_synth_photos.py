@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from datasets.synth import SynthError, render_photo, write_photos
-from datasets.synth.photos import intersections
+from datasets.synth.photos import intersections, photo_seed
 from server.cli import main
 
 EMPTY_19 = tuple("." * 19 for _ in range(19))
@@ -161,3 +161,41 @@ def test_bad_arguments_give_one_clear_line(
 def test_a_position_that_is_not_a_board_is_refused() -> None:
     with pytest.raises(SynthError, match="not a square board"):
         render_photo(seed=1, position=("X.", "O"))
+
+
+def test_a_hand_is_drawn_over_the_same_photo_and_hides_the_points_it_covers() -> None:
+    plain = render_photo(seed=photo_seed(77, 1), difficulty="hard", show_board=True)
+    with_hand = render_photo(seed=photo_seed(77, 1), difficulty="hard", show_board=True, hand=True)
+    assert "hand" not in plain.truth
+    hand = with_hand.truth.pop("hand")
+    assert with_hand.truth == plain.truth  # the same photo, a hand laid over it
+    hidden = {tuple(point) for point in hand["hidden"]}
+    assert hand["side"] in {"left", "right", "far"} and len(hidden) >= 10
+    # Every point of the board is where the plain photo has it; where the hand hides
+    # one, the picture there changed; far from the hand it did not.
+    points = intersections(plain.truth, height=4.0)
+    n = len(plain.board or ())
+    changed = {
+        (r, c): float(
+            np.abs(
+                disk_median(with_hand.image, *points[r, c], 3.0)
+                - disk_median(plain.image, *points[r, c], 3.0)
+            ).max()
+        )
+        for r in range(n)
+        for c in range(n)
+    }
+    under = [changed[point] for point in hidden]
+    untouched = [change for point, change in changed.items() if point not in hidden]
+    assert min(under) > 10 and np.median(under) > 30, sorted(under)
+    assert np.median(untouched) < 3
+
+
+def test_hands_come_from_their_own_stream_so_photos_without_them_render_as_always() -> None:
+    first = render_photo(seed=42, difficulty="medium", hand=True)
+    again = render_photo(seed=42, difficulty="medium", hand=True)
+    assert first.jpeg == again.jpeg and first.truth == again.truth
+    assert first.jpeg != render_photo(seed=42, difficulty="medium").jpeg
+    # No board, no hand: there is nothing for it to reach over.
+    bare = render_photo(seed=2, difficulty="hard", show_board=False, hand=True)
+    assert "hand" not in bare.truth

@@ -19,9 +19,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from datasets.synth.arrays import U8, u8
+from datasets.synth.arrays import F32, U8, u8
 from datasets.synth.camera import Camera, FloatArray, look_rotation
 from datasets.synth.errors import SynthError
+from datasets.synth.hands import SKINS, Hand, Limb, arm_limbs, coverage, draw_hand, outline_mask
 from datasets.synth.looks import Effects, apply_camera, apply_light, jpeg
 from datasets.synth.model import Board, BoardSpec, StoneSpec, place_stones
 from datasets.synth.positions import EDGE_CASES, edge_case, from_game, game_files, random_play
@@ -196,6 +197,15 @@ def photo_seed(seed: int, index: int) -> int:
     return int(np.random.SeedSequence([seed, index]).generate_state(1)[0])
 
 
+def shows_hand(seed: int, index: int, share: float) -> bool:
+    """Whether photo ``index`` of the run ``seed`` shows a hand, where a share ``share`` do.
+
+    Drawn from a stream of its own, so that the photos are those of the run
+    without hands, some with a hand laid over them.
+    """
+    return share > 0.0 and float(np.random.default_rng([seed, index, 1]).uniform()) < share
+
+
 def render_photo(
     *,
     seed: int,
@@ -204,6 +214,7 @@ def render_photo(
     position: Board | None = None,
     show_board: bool | None = None,
     harsh_light: bool = False,
+    hand: bool = False,
 ) -> SynthPhoto:
     """Render one photo, drawing everything from ``seed``.
 
@@ -213,7 +224,10 @@ def render_photo(
     (True) or a bare table (False); by default a share of photos has no board, unless
     a ``position`` is given. ``harsh_light`` changes the difficulty's ranges by
     ``HARSH_LIGHT``; the same random draws are made, so without it every seed
-    renders as it always has.
+    renders as it always has. ``hand`` lays a hand over the board, reaching in from
+    a side (:func:`_reach_in`), its draws from a stream of their own: the photo is
+    the one without it, with a hand; ``truth["hand"]`` says where, and which points
+    it hides.
 
     The position's stones are placed from their own stream of the seed, so two photos
     with the same seed and different ``position`` differ only by the stones.
@@ -281,7 +295,11 @@ def render_photo(
         texture_seed=int(rng.integers(2**31)),
     )
     effects = _sample_effects(ranges, corners, width, height, rng=rng)
-    image = apply_camera(apply_light(render_scene(scene), effects), effects)
+    lit = apply_light(render_scene(scene), effects)
+    reach = None
+    if hand and spec is not None:
+        reach = _reach_in(lit, scene, np.random.default_rng([seed, 1]))
+    image = apply_camera(lit, effects)
     data = jpeg(image, quality=effects.jpeg_quality)
     truth = {
         "seed": seed,
@@ -306,7 +324,65 @@ def render_photo(
             "effects": dataclasses.asdict(effects),
         },
     }
+    if reach is not None:
+        truth["hand"] = _hidden(truth, scene, reach)
     return SynthPhoto(image=_decode(data), jpeg=data, truth=truth)
+
+
+#: How far a photo's hand reaches past the outer lines, a share of the grid's side:
+#: its fingertip lies anywhere on the board and a little beyond.
+HAND_REACH = 0.1
+#: Height of a photo's fingertip above the board, mm (a fingertip resting on it
+#: to a hand hovering): lower than a moving hand's path in the videos.
+HAND_HEIGHT = (-60.0, -10.0)
+
+
+def _reach_in(image: F32, scene: Scene, rng: np.random.Generator) -> tuple[Hand, list[Limb]]:
+    """Draw into ``image`` (lit, before the lens) a hand from a random side, at rest.
+
+    Players reach in from the left and right of the board, the arbiter from the
+    far side (:mod:`datasets.synth.hands`); the fingertip lies anywhere within
+    ``HAND_REACH`` of the grid, at ``HAND_HEIGHT``. Returns the hand and its limbs.
+    """
+    assert scene.spec is not None
+    spec = scene.spec
+    reach = HAND_REACH
+    hand = Hand(
+        x=float(rng.uniform(-reach, 1.0 + reach)) * spec.grid_width,
+        y=float(rng.uniform(-reach, 1.0 + reach)) * spec.grid_height,
+        z=float(rng.uniform(*HAND_HEIGHT)),
+        side=str(rng.choice(["left", "right", "far"])),
+        holding=None,
+    )
+    look: dict[str, Any] = {
+        "skin": list(SKINS[int(rng.integers(len(SKINS)))]),
+        "sleeve": [float(c) for c in rng.uniform(20, 200, 3)],
+        "long_sleeve": bool(rng.uniform() < 0.5),
+    }
+    draw_hand(image, scene, hand, None, scene.light, look, outline_mask(scene))
+    return hand, arm_limbs(hand, spec, long_sleeve=bool(look["long_sleeve"]))
+
+
+def _hidden(truth: dict[str, Any], scene: Scene, reach: tuple[Hand, list[Limb]]) -> dict[str, Any]:
+    """Where the hand is, and the points (truth-board ``[row, col]``) it hides.
+
+    A point is hidden where the hand covers the middle of a stone standing on it
+    (half a stone's height up), whether or not a stone is there.
+    """
+    hand, limbs = reach
+    camera = scene.board_camera()
+    seen = coverage(camera, limbs, box=(0, 0, camera.width, camera.height))
+    points = intersections(truth, height=scene.stone_spec.thickness / 2.0)
+    x = np.clip(np.round(points[..., 0]).astype(int), 0, camera.width - 1)
+    y = np.clip(np.round(points[..., 1]).astype(int), 0, camera.height - 1)
+    inside = (points[..., 0] >= 0) & (points[..., 0] < camera.width)
+    inside &= (points[..., 1] >= 0) & (points[..., 1] < camera.height)
+    hidden = inside & (seen[y, x] > 0.5)
+    return {
+        "tip": [hand.x, hand.y, hand.z],
+        "side": hand.side,
+        "hidden": [[int(r), int(c)] for r, c in zip(*np.nonzero(hidden), strict=True)],
+    }
 
 
 def _check_position(position: Board) -> None:
@@ -612,10 +688,12 @@ def write_photos(
     seed: int,
     difficulty: str = "medium",
     games: Path | None = None,
+    hands: float = 0.0,
     progress: Callable[[int], None] | None = None,
 ) -> list[Path]:
     """Write ``n`` photos as ``NNNNN.jpg`` with ``NNNNN.json`` truth beside each.
 
+    A share ``hands`` of them shows a hand over the board (:func:`shows_hand`).
     Arguments are checked before anything is written; ``progress`` is called with the
     count done after each photo.
     """
@@ -627,7 +705,12 @@ def write_photos(
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for index in range(n):
-        photo = render_photo(seed=photo_seed(seed, index), difficulty=difficulty, games=games)
+        photo = render_photo(
+            seed=photo_seed(seed, index),
+            difficulty=difficulty,
+            games=games,
+            hand=shows_hand(seed, index, hands),
+        )
         truth = dict(photo.truth, run={"seed": seed, "index": index})
         stem = folder / f"{index:05d}"
         stem.with_suffix(".jpg").write_bytes(photo.jpeg)

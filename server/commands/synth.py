@@ -36,6 +36,12 @@ def register(subparsers: Any) -> None:
         default=None,
         help="folder of .sgf game records to take positions from (default: random play)",
     )
+    photos.add_argument(
+        "--hands",
+        type=args_.unit,
+        default=0.0,
+        help="share of the photos with a hand over the board (default 0)",
+    )
     photos.set_defaults(func=_photos)
 
     video = kinds.add_parser("video", help="a game played by hands, with per-frame truth")
@@ -93,6 +99,7 @@ def _photos(args: argparse.Namespace) -> int:
         seed=args.seed,
         difficulty=args.difficulty,
         games=args.games,
+        hands=args.hands,
         progress=progress,
     )
     print(file=sys.stderr)
