@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from datasets.real import DatasetError
-from datasets.synth.photos import photo_seed, render_photo
+from datasets.synth.photos import photo_seed, render_photo, shows_hand
 from vision import BoardSampler, grid_from_corners
 from vision.features import stone_features
 from vision.image_io import read_image
@@ -62,6 +62,8 @@ class SynthCase:
     corners: npt.NDArray[np.float64]
     #: The board's look (``"kaya"``, ``"light"``, ``"dark"``, ``"printed"``, ``"pale"``).
     look: str
+    #: Points a hand hides (``truth["hand"]["hidden"]``), as (row, col).
+    hidden: frozenset[tuple[int, int]] = frozenset()
 
 
 def _case(name: str, image: U8, truth: dict[str, Any]) -> SynthCase | None:
@@ -73,6 +75,7 @@ def _case(name: str, image: U8, truth: dict[str, Any]) -> SynthCase | None:
         board=tuple(truth["board"]),
         corners=np.asarray(truth["corners"], dtype=np.float64),
         look=str(truth["params"]["board_look"]["style"]),
+        hidden=frozenset((int(r), int(c)) for r, c in truth.get("hand", {}).get("hidden", ())),
     )
 
 
@@ -84,10 +87,13 @@ def rendered_cases(
     games: Path | None = None,
     first: int = 0,
     harsh_light: bool = False,
+    hands: float = 0.0,
 ) -> Iterator[SynthCase]:
     """Render photos ``first..first+photos-1`` of the run ``seed`` (as ``kifu synth photos`` does).
 
-    ``harsh_light`` renders them with :data:`datasets.synth.photos.HARSH_LIGHT`.
+    ``harsh_light`` renders them with :data:`datasets.synth.photos.HARSH_LIGHT`;
+    a share ``hands`` of them shows a hand over the board
+    (:func:`datasets.synth.photos.shows_hand`, as ``kifu synth photos --hands`` does).
     Photos without a board are skipped, so fewer than ``photos`` cases may come out.
     """
     for index in range(first, first + photos):
@@ -96,6 +102,7 @@ def rendered_cases(
             difficulty=difficulty,
             games=games,
             harsh_light=harsh_light,
+            hand=shows_hand(seed, index, hands),
         )
         case = _case(f"{seed}/{index:05d}", photo.image, photo.truth)
         if case is not None:
@@ -128,6 +135,10 @@ def photo_patches(
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
     """Inputs and labels of every intersection of one photo, read on its true grid.
 
+    A stone a hand hides is left out: what the picture shows there is the hand, and
+    the stone under it cannot be seen. An empty point the hand hides is kept, as
+    empty: a hand is no stone.
+
     Parameters
     ----------
     case : SynthCase
@@ -137,8 +148,9 @@ def photo_patches(
 
     Returns
     -------
-    inputs : ndarray of shape (N*N, INPUTS), float32
-    labels : ndarray of shape (N*N,), int64
+    inputs : ndarray of shape (M, INPUTS), float32
+        M is N*N less the hidden stones.
+    labels : ndarray of shape (M,), int64
     """
     n = len(case.board)
     corners = case.corners
@@ -152,7 +164,16 @@ def photo_patches(
     warped = BoardSampler.for_grid(grid).warp(case.image)
     inputs = patch_inputs(warped, stone_features(warped, n))
     labels = np.array([LABELS.index(mark) for row in case.board for mark in row], dtype=np.int64)
-    return inputs, labels
+    if not case.hidden:
+        return inputs, labels
+    seen = np.array(
+        [
+            (r, c) not in case.hidden or mark == "."
+            for r, row in enumerate(case.board)
+            for c, mark in enumerate(row)
+        ]
+    )
+    return inputs[seen], labels[seen]
 
 
 def patch_set(

@@ -1,19 +1,21 @@
 """Training of the stone net of :func:`vision.learned.second_look` (PyTorch, optional).
 
-``kifu train stone-net`` renders hard synthetic photos on every core, cuts the
-stone model's inputs at every intersection of each photo's true grid
-(:mod:`datasets.stone_patches`, the corners jittered as the MLP's are), fits a
-small convolutional net on them with the eight symmetries of the square and
-random contrast (as ``kifu train stones`` fits the MLP), and writes it as ONNX
-for OpenCV's ``dnn`` to run. It trains on the CPU (a few minutes; rendering
-takes longer), and every random draw follows from ``--seed``: the shipped
-weights are what the defaults give on two cores.
+``kifu train stone-net`` renders hard synthetic photos on every core, a share
+of them (``HANDS``) with a hand over the board, cuts the stone model's inputs at
+every intersection of each photo's true grid (:mod:`datasets.stone_patches`, the
+corners jittered as the MLP's are), fits a small convolutional net on them with
+the eight symmetries of the square and random contrast (as ``kifu train stones``
+fits the MLP), and writes it as ONNX for OpenCV's ``dnn`` to run. It trains on
+the CPU (about 40 minutes on two cores, 23 of them rendering), and every random
+draw follows from ``--seed``: the shipped weights are what the defaults gave,
+once, on two cores.
 
 Needs ``pip install -e .[train]`` (torch and onnx).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import time
 from pathlib import Path
@@ -21,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from server.args import unit
 from server.corner_training import render_and_train, render_in_pool, training_arguments
 from vision.learned import CHANNELS, INPUTS, LABELS, PATCH
 
@@ -28,12 +31,17 @@ __all__ = ["add_arguments", "render_stone_set", "run", "stone_net", "train_stone
 
 #: Corner jitter of the training patches, share of a cell (as the MLP's).
 JITTER = 0.1
+#: Share of the training photos with a hand over the board (:mod:`datasets.synth.hands`):
+#: a sleeve or a fingertip over an empty point is no white stone; a stone the hand
+#: hides is left out (:func:`datasets.stone_patches.photo_patches`).
+HANDS = 0.3
 #: Brightness inputs scaled by ``exp(U(-CONTRAST, CONTRAST))`` per example (as the MLP's).
 CONTRAST = 0.4
 
 
-def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
-    """The stone inputs, labels and photo numbers of photos ``start..stop-1`` of ``seed``."""
+def _render_chunk(args: tuple[int, int, int], hands: float = HANDS) -> tuple[Any, Any, Any]:
+    """The stone inputs, labels and photo numbers of photos ``start..stop-1`` of ``seed``,
+    a share ``hands`` of them with a hand over the board."""
     from datasets.real import DatasetError
     from datasets.stone_patches import patch_set, rendered_cases
 
@@ -44,7 +52,7 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
         numbers.append(int(case.name.rsplit("/", 1)[1]))
         return case
 
-    cases = map(numbered, rendered_cases(seed=seed, photos=stop - start, first=start))
+    cases = map(numbered, rendered_cases(seed=seed, photos=stop - start, first=start, hands=hands))
     try:
         data = patch_set(cases, jitter=JITTER, rng=np.random.default_rng([seed, start]))
     except DatasetError:
@@ -52,10 +60,14 @@ def _render_chunk(args: tuple[int, int, int]) -> tuple[Any, Any, Any]:
     return data.inputs, data.labels, np.array(numbers)[data.photo]
 
 
-def render_stone_set(seed: int, photos: int, workers: int) -> tuple[Any, Any, Any]:
+def render_stone_set(
+    seed: int, photos: int, workers: int, hands: float = HANDS
+) -> tuple[Any, Any, Any]:
     """The stone inputs of ``photos`` photos of the run ``seed``: float32 (M, INPUTS),
-    labels (M,) indexing ``LABELS``, and the photo each point was cut from (M,)."""
-    inputs, labels, photo = zip(*render_in_pool(_render_chunk, seed, photos, workers), strict=True)
+    labels (M,) indexing ``LABELS``, and the photo each point was cut from (M,).
+    A share ``hands`` of the photos shows a hand over the board."""
+    chunk = functools.partial(_render_chunk, hands=hands)
+    inputs, labels, photo = zip(*render_in_pool(chunk, seed, photos, workers), strict=True)
     return np.concatenate(inputs), np.concatenate(labels), np.concatenate(photo)
 
 
@@ -201,9 +213,16 @@ def _measure(torch: Any, net: Any, inputs: Any, labels: Any) -> dict[str, float]
 
 def add_arguments(parser: Any) -> None:
     """The options of ``kifu train stone-net``."""
-    training_arguments(parser, photos=1400, epochs=8, passes_over="the points")
+    training_arguments(parser, photos=4000, epochs=15, passes_over="the points")
+    parser.add_argument(
+        "--hands",
+        type=unit,
+        default=HANDS,
+        help=f"share of the photos with a hand over the board (default {HANDS})",
+    )
 
 
 def run(args: Any) -> int:
     """Render, fit, write the ONNX file, print the held-out photos' figures as JSON."""
-    return render_and_train(args, render_stone_set, train_stone_net)
+    render = functools.partial(render_stone_set, hands=args.hands)
+    return render_and_train(args, render, train_stone_net)

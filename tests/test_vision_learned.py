@@ -6,6 +6,7 @@ reads photos of seed 1002, which it never saw, on their true grids.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from pathlib import Path
 
@@ -392,3 +393,18 @@ def test_glare_on_a_dark_board_is_not_read_as_white_stones() -> None:
     )
     assert read is not None
     assert np.count_nonzero(read != truth) == 0  # measured: 25 wrong before the model read it
+
+
+def test_a_stone_a_hand_hides_is_left_out_and_an_empty_point_it_hides_is_empty(
+    written: Path,
+) -> None:
+    case = next(folder_cases(written))
+    n = len(case.board)
+    stones = [(r, c) for r in range(n) for c in range(n) if case.board[r][c] != "."]
+    empties = [(r, c) for r in range(n) for c in range(n) if case.board[r][c] == "."]
+    hidden = frozenset(stones[:3] + empties[:4])
+    inputs, labels = photo_patches(dataclasses.replace(case, hidden=hidden))
+    plain, plain_labels = photo_patches(case)
+    kept = [k for k, point in enumerate(np.ndindex(n, n)) if point not in stones[:3]]
+    assert len(labels) == n * n - 3
+    assert np.array_equal(inputs, plain[kept]) and np.array_equal(labels, plain_labels[kept])

@@ -16,6 +16,7 @@ import pytest
 
 import vision.stones
 from datasets.stone_patches import SynthCase, patch_set
+from server.cli import main
 from tests.conftest import UNSEEN_SEED
 from vision import detect_board, grid_from_corners, read_board, read_stones
 from vision.corners import REFINER_PATH
@@ -121,3 +122,9 @@ def test_a_net_that_cannot_read_the_stone_inputs_is_named() -> None:
     unsure = np.full((3, len(LABELS)), 1 / 3, np.float32)
     with pytest.raises(ModelError, match="cannot run on its inputs"):
         second_look(np.zeros((3, INPUTS), np.float32), unsure, path=REFINER_PATH)
+
+
+def test_the_share_of_photos_with_a_hand_is_a_share(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["train", "stone-net", "--out", "unused.onnx", "--hands", "1.5"])
+    assert "--hands: expected a number in 0..1, got '1.5'" in capsys.readouterr().err
