@@ -138,7 +138,9 @@ def test_a_crowded_board_the_lines_misplace_is_read_right(seed: int) -> None:
 
 def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
     # The maps are read from one padded board image, not one warp per offset;
-    # each must be exactly what reading the board moved by that offset gives.
+    # each must be what reading the board moved by that offset gives. Exactly,
+    # on the machines of rounds up to 50; on an AVX2-only one (round 51) the
+    # model's float32 products, batched otherwise, differ in the sixth digit.
     photo = crowded_photo(12)
     grid = _moved(true_grid(photo), np.array([0.2, 0.0, 0.0, -0.3, 0.0, 0.0]))
     maps = certainty_maps(photo.image, grid)
@@ -157,7 +159,7 @@ def test_every_offsets_reading_is_that_of_the_board_moved_on_its_own() -> None:
             flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
             borderMode=cv2.BORDER_REPLICATE,
         )
-        np.testing.assert_array_equal(maps[a, b], log_certainty(moved, 19))
+        np.testing.assert_allclose(maps[a, b], log_certainty(moved, 19), rtol=1e-5, atol=1e-7)
 
 
 def test_within_photo_kept_a_grid_is_read_once_and_reads_the_same(

