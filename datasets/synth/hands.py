@@ -55,16 +55,7 @@ def outline_mask(scene: Scene) -> U8:
     """Where the board's face is in the picture (255 inside)."""
     assert scene.spec is not None
     cam = scene.board_camera()
-    x0, y0, x1, y1 = scene.spec.outline
-    t = np.linspace(0, 1, 16)
-    edge = np.concatenate(
-        [
-            np.column_stack([x0 + (x1 - x0) * t, np.full_like(t, y0)]),
-            np.column_stack([np.full_like(t, x1), y0 + (y1 - y0) * t]),
-            np.column_stack([x1 - (x1 - x0) * t, np.full_like(t, y1)]),
-            np.column_stack([np.full_like(t, x0), y1 - (y1 - y0) * t]),
-        ]
-    )
+    edge = scene.spec.rim(16)
     px = cam.project(np.column_stack([edge, np.zeros(len(edge))]))
     mask = np.zeros((cam.height, cam.width), dtype=np.uint8)
     cv2.fillPoly(mask, [np.round(px).astype(np.int32)], 255)

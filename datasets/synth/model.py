@@ -53,6 +53,20 @@ class BoardSpec:
             self.grid_height + self.margin_y,
         )
 
+    def rim(self, samples: int) -> NDArray[np.float64]:
+        """The outline's edge, clockwise from ``(x0, y0)``: ``samples`` points per side,
+        each side's ends included, shape (4 * samples, 2)."""
+        x0, y0, x1, y1 = self.outline
+        t = np.linspace(0.0, 1.0, samples)
+        return np.concatenate(
+            [
+                np.column_stack([x0 + (x1 - x0) * t, np.full_like(t, y0)]),
+                np.column_stack([np.full_like(t, x1), y0 + (y1 - y0) * t]),
+                np.column_stack([x1 - (x1 - x0) * t, np.full_like(t, y1)]),
+                np.column_stack([np.full_like(t, x0), y1 - (y1 - y0) * t]),
+            ]
+        )
+
     def star_points(self) -> list[tuple[int, int]]:
         """The hoshi as ``(row, col)``: nine on 19×19, five on 13×13 and 9×9."""
         n = self.size

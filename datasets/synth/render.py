@@ -212,19 +212,10 @@ def _board_shadow(canvas: Canvas, cam: Camera, spec: BoardSpec, light: Light) ->
     """The board's soft shadow on the table, beside its edges away from the light."""
     if spec.thickness <= 1.0:
         return
-    x0, y0, x1, y1 = spec.outline
     lift = spec.thickness / math.tan(math.radians(max(light.elevation, 10.0)))
     az = math.radians(light.azimuth)
     dx, dy = -math.cos(az) * lift, -math.sin(az) * lift
-    t = np.linspace(0.0, 1.0, 12)
-    ring = np.concatenate(
-        [
-            np.column_stack([x0 + (x1 - x0) * t, np.full_like(t, y0)]),
-            np.column_stack([np.full_like(t, x1), y0 + (y1 - y0) * t]),
-            np.column_stack([x1 - (x1 - x0) * t, np.full_like(t, y1)]),
-            np.column_stack([np.full_like(t, x0), y1 - (y1 - y0) * t]),
-        ]
-    )
+    ring = spec.rim(12)
     shifted = np.column_stack([ring + np.array([dx, dy]), np.full(len(ring), spec.thickness)])
     px = cam.project(shifted)
     if not np.isfinite(px).all():
