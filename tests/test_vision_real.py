@@ -37,7 +37,6 @@ TRUTH_CORRECTIONS: dict[str, dict[tuple[int, int], str]] = {
 NOT_YET_READ: dict[str, str] = {
     "gomrade/1/11.jpg": "deep stone shadows on a dim, blue-lit board read as black",
     "imago-tests/t2/skip/t2_008.jpg": "a finger placing a stone at (6, 0) is read as white",
-    "imago-tests/t3/t3_003.jpg": "a hand at the left edge is read as white stones",
 }
 
 

@@ -56,7 +56,7 @@ def test_the_second_look_reads_again_only_the_points_the_mlp_is_unsure_of(
 
 
 def test_where_the_mlp_is_sure_of_every_point_the_net_is_not_run() -> None:
-    sure = np.tile(np.array([[0.995, 0.003, 0.002]], np.float32), (4, 1))
+    sure = np.tile(np.array([[0.9995, 0.0003, 0.0002]], np.float32), (4, 1))
     missing = Path("/nonexistent/stone_net.onnx")
     assert second_look(np.zeros((4, INPUTS), np.float32), sure, path=missing) is sure
 
