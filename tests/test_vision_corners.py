@@ -7,6 +7,7 @@ looks at photos of seed 1002, which it never saw.
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,7 @@ from datasets import corner_samples
 from datasets.corner_samples import BOARD_VIEWS, photo_samples, refiner_samples
 from datasets.synth import photo_seed, render_photo
 from server.cli import main
+from server.commands.detect import GUESSED
 from tests.vision_synthetic import TABLE, WOOD, draw_board
 from vision import detect_board, read_stones
 from vision.corners import (
@@ -43,6 +45,7 @@ from vision.detect import (
     DISPUTED_CELLS,
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
+    GUESSED_CONFIDENCE,
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
@@ -542,6 +545,48 @@ def test_a_corner_the_lines_place_wrong_leaves_the_board_refused_and_says_so() -
     found = detect_board(photo.image, size=19)
     assert not found
     assert "onto the lines, it does not read as a board either" in found.reason
+    # Nor is the learned corners' grid given as a guess: its stones read surer
+    # half a cell off than on it.
+    assert "as a guess, its stones read no surer on it than half a cell off (-" in found.reason
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "off", "wrong"),
+    [
+        # A 19×19 with cells of 7 pixels, out of focus, on floor tiles: no lines
+        # found, and the refiner leaves one corner 0.44 of a cell off. Its stones
+        # read surer on the grid than half a cell off by 0.005.
+        (2468, 54, 0.5, 3),
+        # A 19×19 the refiner places within 0.35 of a cell (heat 0.82); its
+        # stones read unsure (-0.156) but surer than half a cell off (0.009).
+        (555, 85, 0.5, 119),
+        # The refiner leaves one corner 0.75 of a cell off: a guess can be
+        # wrong, and its confidence says it is a guess.
+        (777, 47, 1.0, 361),
+    ],
+)
+def test_a_board_only_the_network_sees_is_given_as_a_guess(
+    run: int, index: int, off: float, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details["guessed"] > 0.0
+    assert found.confidence <= GUESSED_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < off
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+
+
+def test_kifu_detect_says_a_guessed_grid_is_a_guess(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    photo = render_photo(seed=photo_seed(2468, 54), difficulty="hard")
+    path = tmp_path / "far.png"  # lossless: the very pixels the test above reads
+    cv2.imwrite(str(path), photo.image)
+    assert main(["detect", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["suspicions"][0] == GUESSED
+    assert result["confidence"] <= GUESSED_CONFIDENCE
 
 
 @pytest.mark.parametrize(

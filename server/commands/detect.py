@@ -3,6 +3,8 @@
 Success: ``{"image", "size", "board", "corners", "confidence"}`` (corners are
 image ``[x, y]`` of board[0][0], board[0][N-1], board[N-1][N-1], board[N-1][0]).
 Failure: ``{"image", "error"}``. Exit status 2 if any image failed.
+A grid no search placed but the learned corners, given as a guess, says so
+first among its ``"suspicions"``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ import numpy as np
 from vision import SIZES, VisionError, read_board, read_image
 from vision.draw import draw_reading
 from vision.stones import EVEN_ODDS
+
+#: The suspicion a guessed grid carries (:data:`vision.detect.GUESSED_CONFIDENCE`).
+GUESSED = (
+    "the grid is a guess: no search placed the board, only the learned corners;"
+    " check it (--draw) or give --corners"
+)
 
 
 class CornersError(ValueError):
@@ -75,8 +83,11 @@ def detect_one(
         "corners": np.round(detection.corners, 2).tolist(),
         "confidence": round(detection.confidence * float(reading.confidence.min()), 3),
     }
-    if reading.suspicions:
-        result["suspicions"] = list(reading.suspicions)
+    suspicions = list(reading.suspicions)
+    if "guessed" in detection.details:
+        suspicions.insert(0, GUESSED)
+    if suspicions:
+        result["suspicions"] = suspicions
     return result
 
 
