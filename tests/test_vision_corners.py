@@ -561,12 +561,13 @@ def test_a_corner_the_lines_place_wrong_leaves_the_board_refused_and_says_so() -
         # stones read unsure (-0.156) but surer than half a cell off (0.009).
         (555, 85, 0.5, 119),
         # The refiner leaves one corner 0.75 of a cell off: a guess can be
-        # wrong, and its confidence says it is a guess.
-        (777, 47, 1.0, 361),
+        # wrong, and its confidence says it is a guess (its reading is no
+        # board's, so no count of points wrong is asserted).
+        (777, 47, 1.0, None),
     ],
 )
 def test_a_board_only_the_network_sees_is_given_as_a_guess(
-    run: int, index: int, off: float, wrong: int
+    run: int, index: int, off: float, wrong: int | None
 ) -> None:
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
@@ -574,7 +575,8 @@ def test_a_board_only_the_network_sees_is_given_as_a_guess(
     assert found and found.details["guessed"] > 0.0
     assert found.confidence <= GUESSED_CONFIDENCE
     assert farthest_corner_cells(found.corners, photo.corners, 19) < off
-    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+    if wrong is not None:
+        assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
 
 
 def test_kifu_detect_says_a_guessed_grid_is_a_guess(
