@@ -303,6 +303,14 @@ def test_an_outline_grid_that_reads_unsure_gives_way_to_the_stones_lattice(
     assert detection.details["by_stones"] == 1.0
     assert _wrong(read_stones(photo.image, detection.grid).board, photo.board) <= 3
     monkeypatch.setattr(vision.detect, "_stones_reading_better", lambda *args, **kwargs: None)
+    # Without the lattice, the refiner moves the outline's grid onto the board
+    # (one corner 0.73 of a cell, :func:`vision.detect._polished`)...
+    polished = detect_board(photo.image, size=19)
+    assert "outline" in polished.details and "polished_corner" in polished.details
+    seen = np.array([list(row) for row in read_stones(photo.image, polished.grid).board])
+    assert aligned_board(seen, polished.grid.corners, np.asarray(photo.corners)) is not None
+    # ... and without that too, the outline's grid stands, a line off.
+    monkeypatch.setattr(vision.detect, "_corner_polished", lambda *args, **kwargs: None)
     outlined = detect_board(photo.image, size=19)
     assert "outline" in outlined.details
     seen = np.array([list(row) for row in read_stones(photo.image, outlined.grid).board])

@@ -301,12 +301,16 @@ def test_a_corner_is_sought_no_farther_than_the_reach() -> None:
     start = grid_from_corners(
         apply_homography(exact.homography, window), size=19, image_shape=exact.image_shape
     )
+    # The lines pull the corner toward the truth, as far as the reach and no
+    # farther; a best at the edge is no best (the lines may lie better beyond).
+    assert corner_on_lines(image, start, 3) is None
+    # Within the reach, the corner is found.
+    window[3, 1] = 18.0 + CORNER_REACH - 1.0
+    start = grid_from_corners(
+        apply_homography(exact.homography, window), size=19, image_shape=exact.image_shape
+    )
     found = corner_on_lines(image, start, 3)
-    # The lines pull the corner toward the truth, as far as the reach and no farther.
-    assert found is not None
-    moved = apply_homography(np.linalg.inv(start.homography), found[0].corners[3][None])[0]
-    assert np.abs(moved - np.array([0.0, 18.0])).max() <= CORNER_REACH + 1e-6
-    assert cells_off(found[0], exact) > 0.5  # the truth lies beyond
+    assert found is not None and cells_off(found[0], exact) < 0.1
 
 
 def test_a_grid_whose_corners_lie_on_the_lines_keeps_them() -> None:

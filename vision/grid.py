@@ -1929,8 +1929,10 @@ def corner_on_lines(
     cannot be refined): the refinement mends a grid placed a little off and can
     take a line onto the wrong one where the lines hardly show, so both are
     offered. None where no position scores higher than where the corner was,
-    or the grid moved is not a board's (cells not square in the world, off the
-    picture).
+    where the best lies at the edge of the reach (it is no maximum: dev fresh
+    6161 #274, a corner 6.5 cells off, was moved 4.7 cells and the board
+    misplaced at confidence 0.3), or the grid moved is not a board's (cells
+    not square in the world, off the picture).
     """
     maps, response, to_work, cap, start = _line_scoring(image, grid)
     n, best = grid.size, start
@@ -1952,6 +1954,9 @@ def corner_on_lines(
         if scores[k] > best:
             best, quad, moved = float(scores[k]), quads[k], tried[k]
     if best <= start:
+        return None
+    if np.abs(quad[corner] - start_quad[corner]).max() >= CORNER_REACH - 1e-9:
+        # Best at the edge of the reach: the lines may lie better beyond it.
         return None
     moved = moved / moved[2, 2]
     placed = maps.placed(moved, n)
