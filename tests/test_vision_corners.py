@@ -366,7 +366,7 @@ def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
 
 def test_an_unsure_placement_the_refiner_moves_two_corners_under_half_a_cell_is_polished() -> None:
     # Dev 555 #139, placed right at 0.59 but 0.45 of a cell off at two corners
-    # (8 points wrong until round 53): the network's corners lie within
+    # until round 53: the network's corners lie within
     # DISPUTED_CELLS of the placement's, so they do not dispute it; the refiner
     # moves those two corners 0.44 and 0.43 of a cell, the others hardly, under
     # SHIFTED_CELLS on average, so it is neither shifted nor doubted, but very

@@ -370,10 +370,11 @@ POLISHED_SPREAD = 0.05
 #: ``POLISHED_CORNER_UNSURER`` less sure there: a placement that got one corner
 #: wrong (:func:`_polished`). Dev photos (hard synthetic, ten seeds, round 52's
 #: code): of the 1,409 placements that reach the polish, the refiner moves a
-#: corner 0.4 of a cell or more on 34; 5 pass, 2 of them misplaced (fresh 6161
-#: #261, at 0.63, a corner 0.72 of a cell off; 5150 #71 at 0, 0.82 and 0.64 off),
-#: now placed right (0 and 18 points wrong), and 2 read better (555 #271 2 to 0
-#: points wrong, 1357 #90 9 to 0); 1111 #283 reads 1 point worse (0 to 1).
+#: corner 0.4 of a cell or more on 35 the first way leaves; 13 pass, 2 of them
+#: misplaced (fresh 6161 #261, at 0.63, a corner 0.72 of a cell off; 5150 #71
+#: at 0, 0.82 and 0.64 off), now placed right (0 and 18 points wrong); 2 read
+#: better (555 #271 2 to 0 points wrong, 1357 #90 9 to 0), 1111 #283 1 point
+#: worse (0 to 1), and 8 as before.
 #: Without the certainty, 2222 #229 (placed right, confidence 0.69) would be
 #: misplaced: the refiner moves a corner 0.62 of a cell, spread 0.02, and the
 #: stones read 0.042 less sure there; the placements this polish mends read
