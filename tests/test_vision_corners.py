@@ -54,7 +54,7 @@ from vision.detect import (
     SHIFTED_SPREAD,
 )
 from vision.errors import VisionError
-from vision.grid import find_grid
+from vision.grid import SURE_EVIDENCE, find_grid
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -715,6 +715,33 @@ def test_a_doubted_placement_whose_stones_pass_the_floors_stands(
     assert found and found.details.get("doubted") and "overruled" not in found.details
     assert found.confidence == DOUBTED_CONFIDENCE
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 1
+
+
+def test_a_sure_empty_lattice_the_network_sees_elsewhere_is_disputed() -> None:
+    # Fresh 7373 #276: a small 9×9 beside a floor of square tiles, whose 9×9
+    # lattice the lines took at 1.00 (evidence 0.91), reading one stone. The
+    # network sees the board's corners 6.8 cells away (heat 0.52): the
+    # placement goes to the dispute, and the network's grid wins.
+    photo = render_photo(seed=photo_seed(7373, 276), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=9)
+    assert found and found.details["disputed"] and found.details["learned"] >= AGREED_HEAT
+    assert found.confidence <= FAINT_CONFIDENCE
+    cell = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean() / 8
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
+
+
+@pytest.mark.parametrize(("index", "size"), [(11, 9), (63, 19)])
+def test_a_sure_empty_board_the_network_sees_there_stays_sure(index: int, size: int) -> None:
+    # Dev 2468 #11 and #63: empty boards the lines place sure; the network sees
+    # their corners within 0.1 of a cell of the placement's, so nothing changes.
+    photo = render_photo(seed=photo_seed(2468, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=size)
+    assert found and found.confidence == 1.0 and "elsewhere" not in found.details
+    assert found.details["evidence"] >= SURE_EVIDENCE
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
 
 
 @pytest.mark.skipif(
