@@ -499,27 +499,23 @@ def detect_board(
         found = find_grid(image, size=size, corners=corners, rng=rng)
         if corners is not None or (found.grid is None and not found.details.get("searched")):
             return found
-        if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
-            return _sure_unless_elsewhere(image, found)
         colour = np.asarray(
             image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
         )
         with photo_kept(colour):
+            if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
+                return _sure_unless_elsewhere(colour, found)
             if found.grid is None:
                 return _disputed(colour, _every_other_search(colour, size, rng, found))
             return _disputed(colour, _checked_further(colour, size, rng, found))
 
 
-def _sure_unless_elsewhere(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
+def _sure_unless_elsewhere(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
     """A sure line placement, or, where it reads nearly empty and the network sees the
     board elsewhere, that placement disputed (``EMPTY_STONES``, ``ELSEWHERE_CELLS``)."""
     grid = found.grid
     assert grid is not None
-    colour = np.asarray(
-        image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
-    )
-    board = read_stones(colour, grid, look_again=False).board
-    if sum(len(row) - row.count(".") for row in board) > EMPTY_STONES:
+    if round(_stone_share(colour, grid) * grid.size**2) > EMPTY_STONES:
         return found
     guess = find_corners(colour)
     if guess is None or guess.heat < AGREED_HEAT:
@@ -533,8 +529,7 @@ def _sure_unless_elsewhere(image: npt.NDArray[np.uint8], found: BoardDetection) 
         return found
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     details = {**found.details, "elsewhere": apart}
-    with photo_kept(colour):
-        return _disputed(colour, BoardDetection(grid=grid, confidence=confidence, details=details))
+    return _disputed(colour, BoardDetection(grid=grid, confidence=confidence, details=details))
 
 
 def _every_other_search(
