@@ -491,7 +491,8 @@ def detect_board(
         saw the board's corners that many cells away, so the placement was
         disputed (:func:`_sure_unless_elsewhere`); ``details["refined_elsewhere"]``
         where the refiner moved a sure placement's corners as a whole, sure of
-        each, so many cells on average, and the placement was disputed. For a
+        each, so many cells on average (both kept where the placement stood
+        the dispute; a grid that replaced it names its own way). For a
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
