@@ -17,6 +17,7 @@ from server.bench.vision import (
     aligned_board,
     hough_peer_ms,
     mean_peer_ms,
+    placed_by_confidence,
     read_records,
 )
 from server.cli import main
@@ -136,6 +137,9 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     assert float(total[4].rstrip("%")) > 95.0
     assert "no-board photos refused: 0/0" in out
     assert "boards missed: 0; misplaced: 0" in out
+    bands = next(line for line in out if line.startswith("boards placed right by the confidence"))
+    counts = [part.split()[-1].split("/") for part in bands.split(": ")[1].split("; ")]
+    assert [sum(int(c[k]) for c in counts) for k in (0, 1)] == [3, 3]
     assert any(line.startswith("peer for the median photo: Canny + Hough lines") for line in out)
     # Each photo's time counted under the one path its detection took.
     paths = next(line for line in out if line.startswith("median ms by path: "))
@@ -170,6 +174,26 @@ def test_bench_vision_names_a_misplaced_board_and_the_confidence_it_was_given(
     misplaced = next(line for line in out if line.startswith("boards missed: 0; misplaced: 1"))
     given = float(misplaced.split("their confidence: ")[1].rstrip(")"))
     assert 0.0 < given <= 1.0
+    # Its band counts it found and not placed right.
+    bands = next(line for line in out if line.startswith("boards placed right by the confidence"))
+    assert sum(part.endswith(" 0/1") for part in bands.split("; ")) == 1
+
+
+def test_boards_are_counted_placed_right_per_band_of_the_confidence_given() -> None:
+    def record(status: str, confidence: float) -> PhotoRecord:
+        return PhotoRecord("00000", "kaya", 19, status, 0, confidence, 1.0, "lines sure")
+
+    records = [
+        record("placed", 1.0),
+        record("placed", 0.9),
+        record("misplaced", 0.95),
+        record("placed", 0.7),
+        record("placed", 0.5),
+        record("misplaced", 0.49),
+        record("missed", 0.0),  # not found: in no band
+        PhotoRecord("00001", None, 19, "refused", 0, 0.0, 1.0, "no board found"),
+    ]
+    assert placed_by_confidence(records) == [(0.9, 2, 3), (0.7, 1, 1), (0.5, 1, 1), (0.0, 0, 1)]
 
 
 def test_a_photo_record_round_trips_through_its_json_line() -> None:

@@ -12,6 +12,7 @@ look: boards found in the right place, photos entirely right, share of
 intersections right counting missed boards as all wrong, no-board photos refused,
 boards missed and boards misplaced (with the confidence each misplaced one was
 given: a wrong board reported sure misleads an arbiter more than a missed one),
+boards placed right per band of the confidence given (:func:`placed_by_confidence`),
 and the median milliseconds of the whole detection, overall and per path it
 took (``PATHS``). Progress goes to stderr. ``--records OUT.jsonl`` also writes
 each photo's outcome (:class:`PhotoRecord`), and ``--against OLD.jsonl`` names
@@ -308,6 +309,27 @@ class PhotoRecord:
         return f"{self.status} {self.wrong}" if self.status == "placed" else self.status
 
 
+#: Confidence bands for :func:`placed_by_confidence`: each from its bound up to the one before.
+CONFIDENCE_BANDS = (0.9, 0.7, 0.5, 0.0)
+
+
+def placed_by_confidence(records: list[PhotoRecord]) -> list[tuple[float, int, int]]:
+    """Per band of the confidence a found board was given: (lower bound, placed right, found).
+
+    What the confidence tells an arbiter: where every board given 0.5 or more is
+    placed right, a board under it is the one to check. Found boards are those
+    placed right or misplaced (``CONFIDENCE_BANDS``, highest first).
+    """
+    found = [r for r in records if r.status in ("placed", "misplaced")]
+    bands = []
+    upper = float("inf")
+    for lower in CONFIDENCE_BANDS:
+        given = [r for r in found if lower <= r.confidence < upper]
+        bands.append((lower, sum(r.status == "placed" for r in given), len(given)))
+        upper = lower
+    return bands
+
+
 def read_records(path: Path) -> dict[str, PhotoRecord]:
     """A ``--records`` file, by photo; ``ValueError`` naming the line at fault."""
     records = {}
@@ -432,6 +454,16 @@ def run_synthetic(
         f"boards missed: {missed}; misplaced: {len(misplaced)}"
         + (f" (their confidence: {given})" if misplaced else "")
     )
+    bands: list[str] = []
+    upper = None
+    for lower, placed, found in placed_by_confidence(outcomes):
+        if upper is None:
+            band = f"{lower:.1f}+"
+        else:
+            band = f"{lower:.1f}-{upper:.1f}" if lower else f"under {upper:.1f}"
+        bands.append(f"{band} {placed}/{found}")
+        upper = lower
+    print(f"boards placed right by the confidence given: {'; '.join(bands)}")
     print(f"median ms per photo (grid + stones, as stored): {statistics.median(times):.0f}")
     paths = "; ".join(
         f"{name} {statistics.median(by_path[name]):.0f} ({len(by_path[name])} photos)"
