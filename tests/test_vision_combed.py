@@ -40,14 +40,17 @@ def test_a_board_in_glare_is_read_from_its_combs_where_every_other_search_failed
     # White stones lost in the glare, which washes out 82 points, each a guess
     # read at 0.2 at most: 40 wrong with the stone model alone, 46 with its
     # stone net's second look, which guesses differently among them. Those read
-    # at 0.5 or more, which an arbiter would trust, fell from 16 to 10.
+    # at 0.5 or more, which an arbiter would trust, fell from 16 to 10; with the
+    # net reading in four turns (round 55), 41 wrong and 11 trusted here, the
+    # one board of this file it reads worse (on the fourteen dev seeds' true
+    # grids, trusted misreads fell from 734 to 588).
     assert wrong <= 46
     reading = read_stones(photo.image, detection.grid)
     trusted = reading.confidence >= EVEN_ODDS
     misread = np.array([list(row) for row in reading.board]) != np.array(
         [list(row) for row in photo.board]
     )
-    assert np.count_nonzero(misread & trusted) <= 10
+    assert np.count_nonzero(misread & trusted) <= 11
 
 
 def test_a_last_resort_grid_is_judged_as_found_where_centring_moves_it_off_its_lines() -> None:

@@ -36,7 +36,6 @@ TRUTH_CORRECTIONS: dict[str, dict[tuple[int, int], str]] = {
 #: Photos not read entirely right yet, and why.
 NOT_YET_READ: dict[str, str] = {
     "gomrade/1/11.jpg": "deep stone shadows on a dim, blue-lit board read as black",
-    "imago-tests/t2/skip/t2_008.jpg": "a finger placing a stone at (6, 0) is read as white",
 }
 
 

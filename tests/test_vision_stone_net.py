@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+import vision.learned
 import vision.stones
 from datasets.stone_patches import SynthCase, patch_set
 from server.cli import main
@@ -21,6 +22,7 @@ from tests.conftest import UNSEEN_SEED
 from vision import detect_board, grid_from_corners, read_board, read_stones
 from vision.corners import REFINER_PATH
 from vision.features import BoardSampler
+from vision.image_io import read_image
 from vision.learned import (
     INPUTS,
     LABELS,
@@ -30,6 +32,7 @@ from vision.learned import (
     load_model,
     load_stone_net,
     second_look,
+    turned,
 )
 
 
@@ -70,6 +73,37 @@ def test_the_second_look_misreads_fewer_points_on_unseen_photos(
     net_wrong = np.count_nonzero(second_look(data.inputs, first).argmax(axis=1) != data.labels)
     # Measured: 5 of 2,858 points misread by the MLP alone, 2 with the second look.
     assert net_wrong < mlp_wrong
+
+
+def test_a_patch_comes_round_after_four_quarter_turns_its_darkness_kept() -> None:
+    inputs = np.random.default_rng(5).random((3, INPUTS), dtype=np.float32)
+    once = turned(inputs, 1)
+    assert not np.array_equal(once, inputs)
+    assert np.array_equal(once[:, -1], inputs[:, -1])  # the classical darkness stays
+    assert np.array_equal(turned(once, 3), inputs)
+
+
+def test_the_second_look_reads_a_point_alike_whichever_way_its_patch_lies(
+    unseen_cases: list[SynthCase],
+) -> None:
+    inputs = patch_set(unseen_cases[:3]).inputs
+    first = load_model().probabilities(inputs)
+    for turns in (1, 2, 3):
+        assert np.allclose(second_look(turned(inputs, turns), first), second_look(inputs, first))
+
+
+def test_a_fingertip_over_the_board_edge_reads_empty_to_the_turned_second_look(
+    shared_datasets: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # imago-tests t2_008: a finger placing a stone reaches over the edge at (6, 0).
+    # The net, looking once, read it white at 1.0; in four turns, empty.
+    photo = shared_datasets / "photos" / "imago-tests" / "t2" / "skip" / "t2_008.jpg"
+    image = read_image(photo)
+    grid = detect_board(image, size=19).grid
+    assert grid is not None
+    assert read_stones(image, grid).board[6][0] == "."
+    monkeypatch.setattr(vision.learned, "TURNS", 1)
+    assert read_stones(image, grid).board[6][0] == "O"
 
 
 def test_a_detection_weighing_grids_can_read_with_the_mlp_alone(
