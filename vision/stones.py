@@ -77,7 +77,7 @@ FAILED_LEAST = 5
 #: bright as the wood, and only their shape tells)...
 ADD_WHITE = 0.5
 #: ... and takes away or recolours a classical stone when at least this sure.
-#: Both were 0.8 and 0.95 while the MLP alone decided; with the stone net's
+#: Both were 0.8 and 0.95 from before the stone net (fitted to the MLP); with its
 #: turned second look (:data:`vision.learned.TURNS`) the model is the better
 #: judge of a pale point: on the true grids of 3,767 dev boards (fourteen hard
 #: seeds) 1,687 points misread instead of 1,814 at the old numbers (588 instead
