@@ -17,6 +17,7 @@ import pytest
 from datasets import corner_samples
 from datasets.corner_samples import BOARD_VIEWS, photo_samples, refiner_samples
 from datasets.synth import photo_seed, render_photo
+from server.bench.vision import aligned_board
 from server.cli import main
 from server.commands.detect import GUESSED
 from tests.vision_synthetic import TABLE, WOOD, draw_board
@@ -27,9 +28,11 @@ from vision.corners import (
     MODEL_PATH,
     PATCH,
     STRIDE,
+    CornerGuess,
     board_view,
     cells_to_patch,
     corner_frames,
+    corner_guesses,
     corner_patches,
     corner_spread,
     find_corners,
@@ -45,6 +48,7 @@ from vision.detect import (
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
     GUESSED_CONFIDENCE,
+    GUESSES_AGREE,
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
@@ -455,6 +459,86 @@ def test_a_bare_line_grid_leaves_the_last_searches_to_run() -> None:
         for turns in range(4)
     )
     assert off < 0.25 * cell
+
+
+def guesses_from_peaks(
+    monkeypatch: pytest.MonkeyPatch, peaks: list[tuple[float, float]]
+) -> list[np.ndarray]:
+    """The corners :func:`corner_guesses` looks at again, given the first look's ``peaks``.
+
+    The second look is left out: each quadrilateral comes back as it went in.
+    """
+    import vision.corners as corners_module
+
+    def look_again(image: np.ndarray, quad: np.ndarray, heat: float, path: Path) -> CornerGuess:
+        return CornerGuess(corners=quad, heat=heat)
+
+    points = np.array(peaks, dtype=np.float64)
+    heats = np.full(len(points), 0.9)
+    monkeypatch.setattr(corners_module, "heat_map", lambda view, path: (None, None))
+    monkeypatch.setattr(corners_module, "heat_peaks", lambda heat, offsets, most: (points, heats))
+    monkeypatch.setattr(corners_module, "_looked_again", look_again)
+    image = np.zeros((INPUT, INPUT, 3), np.uint8)  # its whole view is the photo, unscaled
+    return [guess.corners for guess in corner_guesses(image)]
+
+
+def test_three_corners_of_a_board_complete_the_fourth(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first look saw three corners of a board seen square on; the fourth,
+    # under glare, gave no peak. One guess is the whole board.
+    looked = guesses_from_peaks(monkeypatch, [(40.0, 40.0), (140.0, 40.0), (140.0, 140.0)])
+    board = [[40.0, 40.0], [140.0, 40.0], [140.0, 140.0], [40.0, 140.0]]
+    assert any(np.allclose(quad, board) for quad in looked)  # clockwise from the top-left
+    assert 1 <= len(looked) <= 3  # each peak in turn the middle corner, where it could be
+
+
+def test_three_peaks_in_a_row_complete_no_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Three peaks along one line (a row of glare spots) meet at no corner a
+    # board could have.
+    assert guesses_from_peaks(monkeypatch, [(20.0, 50.0), (80.0, 52.0), (150.0, 55.0)]) == []
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "size", "wrong"),
+    [
+        # A pale 13×13 at 9 pixels a cell whose fourth corner the network's
+        # first look takes 8 cells off; three guesses agree, every point right.
+        (2468, 116, 13, 0),
+        # A dark 19×19 at 14 pixels a cell under a glare spot, a stone bowl at
+        # its side: the network's corners lie 6 cells off; five guesses agree.
+        (6161, 274, 19, 0),
+        # A pale 19×19 whose top right corner glare washes out: the network
+        # takes a stray peak 11 cells off for it; two guesses agree on corners
+        # the refiner is sure of.
+        (1212, 266, 19, 0),
+    ],
+)
+def test_a_board_whose_corner_the_network_misses_is_placed_where_three_corner_guesses_agree(
+    run: int, index: int, size: int, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    first = find_corners(photo.image)
+    assert first is not None
+    assert farthest_corner_cells(first.corners, photo.corners, size) > 1.0
+    found = detect_board(photo.image, size=size)
+    assert found
+    assert found.details["three_corners"] >= GUESSES_AGREE
+    read = np.array([list(row) for row in read_stones(photo.image, found.grid).board])
+    turned = aligned_board(read, found.corners, photo.corners)  # None if misplaced
+    assert turned is not None
+    assert points_wrong(tuple("".join(row) for row in turned), photo.board) <= wrong
+
+
+def test_guesses_that_agree_on_no_grid_place_no_board() -> None:
+    # Dev 3333 #227: a pale 19×19 under glare with two stones. Of the eleven
+    # guesses from three of the network's peaks, one places a grid that reads
+    # as a board, 7.5 cells off, and none agrees with it: no board, not a
+    # wrong one.
+    photo = render_photo(seed=photo_seed(3333, 227), difficulty="hard")
+    assert photo.board is not None
+    found = detect_board(photo.image, size=19)
+    assert not found
+    assert "; three corners: of 11 guesses from three of the network's corners" in found.reason
 
 
 @pytest.mark.parametrize(("run", "index"), [(2222, 121), (1111, 183)])

@@ -38,6 +38,7 @@ each loaded once, on first use; training is ``kifu train corners`` and
 from __future__ import annotations
 
 import functools
+import itertools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,6 +52,8 @@ from vision.nets import NET_LOCK, read_onnx
 
 __all__ = [
     "BOARD_GROWTH",
+    "COMPLETED_FROM",
+    "CORNER_COSINE",
     "INPUT",
     "LOG_SPREAD_BOUNDS",
     "MIN_HEAT",
@@ -58,12 +61,15 @@ __all__ = [
     "PATCH",
     "PATCH_REACH",
     "REFINER_PATH",
+    "SAME_GUESS_PIXELS",
+    "SIDE_RATIO",
     "STRIDE",
     "CornerGuess",
     "View",
     "board_view",
     "cells_to_patch",
     "corner_frames",
+    "corner_guesses",
     "corner_patches",
     "corner_spread",
     "find_corners",
@@ -227,11 +233,65 @@ def find_corners(image: U8, *, path: Path = MODEL_PATH) -> CornerGuess | None:
     found = _four_corners(*heat_peaks(*heat_map(first, path)))
     if found is None:
         return None
-    second = board_view(image, first.to_photo(found[0]))
+    return _looked_again(image, first.to_photo(found[0]), found[1], path)
+
+
+def _looked_again(image: U8, corners: F64, heat: float, path: Path) -> CornerGuess | None:
+    """The second look, on a view around ``corners`` (the first look's, at ``heat``)."""
+    second = board_view(image, corners)
     again = _four_corners(*heat_peaks(*heat_map(second, path)))
     if again is None:
         return None
-    return CornerGuess(corners=second.to_photo(again[0]), heat=min(found[1], again[1]))
+    return CornerGuess(corners=second.to_photo(again[0]), heat=min(heat, again[1]))
+
+
+#: The first look's strongest peaks whose threes :func:`corner_guesses` completes.
+COMPLETED_FROM = 5
+#: A completed guess's two sides from its middle corner are at most this many
+#: times one another (a square board seen at up to 45 degrees' tilt, and more)...
+SIDE_RATIO = 2.5
+#: ... and meet at an angle whose cosine is at most this (37 to 143 degrees).
+CORNER_COSINE = 0.8
+#: Two guesses whose corners lie this close (photo pixels) are one.
+SAME_GUESS_PIXELS = 3.0
+
+
+def corner_guesses(image: U8, *, path: Path = MODEL_PATH) -> list[CornerGuess]:
+    """Guesses at the corners from each three of the first look's peaks, the fourth completed.
+
+    Where glare, a hand or the photo's edge hides one corner, or a stone bowl
+    looks like one, the first look's four strongest peaks (:func:`find_corners`)
+    take a stray one, and the second look, on a view around them, sees the
+    board too small or cut. Three of its peaks still lie on the board's
+    corners, and the fourth lies near where they complete a parallelogram. So
+    each three of the ``COMPLETED_FROM`` strongest peaks, each taken in turn as
+    the middle corner, is completed so (where its sides could be a board's:
+    ``SIDE_RATIO``, ``CORNER_COSINE``) and looked at again as the first guess
+    is. A guess's heat is the weakest of its three peaks' and its second
+    look's. Guesses whose corners lie within a few pixels of one before are
+    left out; the strongest come first.
+    """
+    first = whole_view(image)
+    points, heats = heat_peaks(*heat_map(first, path), most=COMPLETED_FROM)
+    photo = first.to_photo(points)
+    guesses: list[CornerGuess] = []
+    for three in itertools.combinations(range(len(photo)), 3):
+        for middle in three:
+            ends = [k for k in three if k != middle]
+            a, b, c = photo[ends[0]], photo[middle], photo[ends[1]]
+            sides = np.linalg.norm(a - b), np.linalg.norm(c - b)
+            if min(sides) < 1.0 or max(sides) > SIDE_RATIO * min(sides):
+                continue
+            if abs(float(np.dot(a - b, c - b))) > CORNER_COSINE * sides[0] * sides[1]:
+                continue
+            quad = clockwise_from_top_left(np.array([a, b, c, a + c - b]))
+            guess = _looked_again(image, quad, float(heats[list(three)].min()), path)
+            if guess is None or any(
+                np.abs(guess.corners - other.corners).max() < SAME_GUESS_PIXELS for other in guesses
+            ):
+                continue
+            guesses.append(guess)
+    return sorted(guesses, key=lambda guess: -guess.heat)
 
 
 #: Each corner's grid point (column, row) and the way into the board from it, in

@@ -58,7 +58,14 @@ from vision.centring import (
     take_in_line_ends,
     take_in_stones,
 )
-from vision.corners import corner_spread, find_corners, refine_corners
+from vision.corners import (
+    SAME_GUESS_PIXELS,
+    CornerGuess,
+    corner_guesses,
+    corner_spread,
+    find_corners,
+    refine_corners,
+)
 from vision.errors import VisionError
 from vision.grid import (
     CORNER_REACH,
@@ -407,6 +414,12 @@ DISPUTED_SURER = 0.02
 #: takes it). The next moves 0.24 of a cell.
 EMPTY_STONES = 1
 ELSEWHERE_CELLS = 2.0
+#: Where the network's four corners place no board, this many guesses from three
+#: of them (:func:`_found_by_three_corners`) are placed at most...
+MOST_GUESSES = 12
+#: ... and this many must place grids within ``AGREE_CELLS`` of one another.
+GUESSES_AGREE = 2
+AGREE_CELLS = 0.5
 
 
 def detect_board(
@@ -629,21 +642,40 @@ def _found_by_learned_corners(
     read surer on it than half a cell off (``GUESSED_CONTRAST``;
     ``details["guessed"]`` the contrast): the network sees a board there, and a
     board placed a little off at a guess's confidence tells a user more than
-    no board at all (``kifu detect --draw`` shows where).
+    no board at all (``kifu detect --draw`` shows where). Failing even that,
+    guesses from three of the network's corners may agree on a grid
+    (:func:`_found_by_three_corners`).
     """
-
-    def failed(why: str) -> BoardDetection:
-        return BoardDetection(grid=None, reason=f"{searched.reason}; learned corners: {why}")
-
     guess = find_corners(image)
-    if guess is None:
-        return failed("the network sees no four corners")
+    why = "the network sees no four corners"
+    if guess is not None:
+        found = _placed_on_corners(image, size, guess)
+        if isinstance(found, BoardDetection):
+            return found
+        why = found
+    other = _found_by_three_corners(image, size, guess)
+    if isinstance(other, BoardDetection):
+        return other
+    why = f"{why}; three corners: {other}" if other else why
+    return BoardDetection(grid=None, reason=f"{searched.reason}; learned corners: {why}")
+
+
+def _placed_on_corners(
+    image: npt.NDArray[np.uint8], size: int, guess: CornerGuess, *, first: bool = True
+) -> BoardDetection | str:
+    """The grid on the network's corners ``guess``, checked (:func:`_found_by_learned_corners`).
+
+    A guess not the network's ``first`` (:func:`_found_by_three_corners`) is
+    neither taken by the weaker floor for corners the network is sure of nor
+    given as a mere guess: its heat is three corners', not four. Failing, says
+    why, for the failure's reason.
+    """
     height, width = image.shape[:2]
     corners = refine_corners(image, guess.corners, size)  # an unreadable model raises
     try:
         grid = grid_from_corners(corners, size=size, image_shape=(height, width))
     except VisionError:
-        return failed("its corners make no quadrilateral")
+        return "its corners make no quadrilateral"
     details = {"learned": guess.heat, "refined": 1.0}
     spreads = corner_spread(image, corners, size)
     spread = float(np.max(spreads))
@@ -654,7 +686,7 @@ def _found_by_learned_corners(
     # The last resorts' floors, then, where the network is sure, the weaker one.
     checks: list[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]]
     checks = [(FAINT_CONFIDENCE, None)]
-    if guess.heat >= LEARNED_HEAT:
+    if first and guess.heat >= LEARNED_HEAT:
         checks.append((LEARNED_CONFIDENCE, _reads_as_learned_board))
     left = 0.0  # the farthest a grid the floors took left corners the refiner is sure of
     for most, reads in checks:
@@ -678,6 +710,8 @@ def _found_by_learned_corners(
     completed = _completed(image, grid, spreads, details, checks)
     if isinstance(completed, BoardDetection):
         return completed
+    if not first:
+        return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
     contrast = half_cell_contrast(image, grid)
     if contrast > GUESSED_CONTRAST:
         sure = certainty(image, grid)
@@ -686,11 +720,59 @@ def _found_by_learned_corners(
             confidence=min(GUESSED_CONFIDENCE, _reading_confidence(sure)),
             details={**details, "guessed": contrast, "certainty": sure},
         )
-    return failed(
+    return (
         f"its grid does not read as a board (heat {guess.heat:.2f}), the refiner"
         f" is unsure of its corners (spread up to {spread:.2f} of a cell) and moves"
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
+    )
+
+
+def _found_by_three_corners(
+    image: npt.NDArray[np.uint8], size: int, first: CornerGuess | None
+) -> BoardDetection | str:
+    """The grid that guesses from three of the network's corners agree on, checked.
+
+    Where the network's four corners (``first``) place no board, one of them is
+    often a stray peak (a stone bowl, a glare spot) while three lie on the
+    board's corners. Each three of its first look's peaks, the fourth corner
+    completed (:func:`vision.corners.corner_guesses`, at most ``MOST_GUESSES``),
+    is placed and checked as the first guess is (:func:`_placed_on_corners`),
+    but not given as a mere guess. Wrong guesses scatter, each placed somewhere
+    else; guesses on the board's three corners land on one grid. So a grid is
+    taken only where at least ``GUESSES_AGREE`` guesses place grids within
+    ``AGREE_CELLS`` of it: the one most agree on (the surest, on a tie), at the
+    confidence its checks gave; ``details["three_corners"]`` says how many
+    agreed. Failing, says why, for the failure's reason (nothing, where there
+    are no such guesses).
+    """
+    guesses = [
+        guess
+        for guess in corner_guesses(image)
+        if first is None or np.abs(guess.corners - first.corners).max() >= SAME_GUESS_PIXELS
+    ][:MOST_GUESSES]
+    placed: list[tuple[BoardDetection, Grid]] = []
+    for guess in guesses:
+        found = _placed_on_corners(image, size, guess, first=False)
+        if isinstance(found, BoardDetection) and found.grid is not None:
+            placed.append((found, found.grid))
+    best: BoardDetection | None = None
+    agreeing = 0
+    for found, grid in placed:
+        agree = sum(1 for _, other in placed if _cells_apart(grid, other) <= AGREE_CELLS)
+        if best is None or (agree, found.confidence) > (agreeing, best.confidence):
+            best, agreeing = found, agree
+    if not guesses:
+        return ""
+    if best is None or agreeing < GUESSES_AGREE:
+        return (
+            f"of {len(guesses)} guesses from three of the network's corners, {len(placed)}"
+            f" place a grid that reads as a board and at most {agreeing} agree on one"
+        )
+    return BoardDetection(
+        grid=best.grid,
+        confidence=best.confidence,
+        details={**best.details, "three_corners": float(agreeing)},
     )
 
 
