@@ -17,6 +17,7 @@ from vision.grid import _line_searches, find_grid
 from vision.lattice import (
     diagonal_sublattice,
     fit_point_lattice,
+    refit_point_lattice,
     stone_centres,
     touching_centres,
 )
@@ -309,9 +310,86 @@ def test_an_outline_grid_that_reads_unsure_gives_way_to_the_stones_lattice(
     assert "outline" in polished.details and "polished_corner" in polished.details
     seen = np.array([list(row) for row in read_stones(photo.image, polished.grid).board])
     assert aligned_board(seen, polished.grid.corners, np.asarray(photo.corners)) is not None
-    # ... and without that too, the outline's grid stands, a line off.
+    # ... without that, the lattice through its stones' blobs refits it onto
+    # the board (:func:`vision.detect._on_stones_lattice`) ...
     monkeypatch.setattr(vision.detect, "_corner_polished", lambda *args, **kwargs: None)
+    refitted = detect_board(photo.image, size=19)
+    assert "outline" in refitted.details and "stones_lattice" in refitted.details
+    seen = np.array([list(row) for row in read_stones(photo.image, refitted.grid).board])
+    assert aligned_board(seen, refitted.grid.corners, np.asarray(photo.corners)) is not None
+    # ... and without that too, the outline's grid stands, a line off.
+    monkeypatch.setattr(vision.detect, "_on_stones_lattice", lambda colour, found: found)
     outlined = detect_board(photo.image, size=19)
     assert "outline" in outlined.details
     seen = np.array([list(row) for row in read_stones(photo.image, outlined.grid).board])
     assert aligned_board(seen, outlined.grid.corners, np.asarray(photo.corners)) is None
+
+
+def _corner_cells(found: npt.NDArray[np.float64], truth: npt.NDArray[np.float64]) -> float:
+    """How far the board's farthest corner lies from the truth's, in cells (19×19)."""
+    board = np.array([[0.0, 0.0], [18.0, 0.0], [18.0, 18.0], [0.0, 18.0]])
+    at, right = apply_homography(found, board), apply_homography(truth, board)
+    cell = float(np.linalg.norm(right[1] - right[0])) / 18
+    return float(np.linalg.norm(at - right, axis=1).max()) / cell
+
+
+def test_a_lattice_refitted_from_a_guess_a_corner_off_lands_on_the_stones() -> None:
+    # The guess: the board's far corner 0.65 of a cell out, its stones there
+    # nearer the wrong points; those on the rest pull the lattice back.
+    rng = np.random.default_rng(7)
+    uv = _stones(rng, 36)
+    stones = apply_homography(SLANTED, uv + rng.uniform(-0.1, 0.1, uv.shape))
+    strays = np.array([[20.0, 20.0], [900.0, 40.0]])
+    board = np.array([[0.0, 0.0], [18.0, 0.0], [18.0, 18.0], [0.0, 18.0]])
+    corners = apply_homography(SLANTED, board)
+    corners[2] += 0.65 * (corners[2] - corners[0]) / np.hypot(18, 18)
+    guess = fit_homography(board, corners)
+    assert guess is not None and _corner_cells(guess, SLANTED) > 0.6
+    lattice = refit_point_lattice(np.concatenate([stones, strays]), guess, 19)
+    assert lattice is not None
+    assert _corner_cells(lattice.homography, SLANTED) < 0.1
+    assert lattice.on[:36].all() and not lattice.on[36:].any()
+    assert np.array_equal(lattice.coords[:36], uv)
+
+
+def test_a_refit_needs_eight_stones_on_the_board() -> None:
+    uv = np.array([[1.0, 1.0], [5.0, 2.0], [9.0, 9.0], [3.0, 14.0], [16.0, 4.0]])
+    assert refit_point_lattice(apply_homography(SLANTED, uv), SLANTED, 19) is None
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "wrong"),
+    [
+        # Tiny 19×19 boards at 7 to 8 pixels a cell, their lines blurred away:
+        # placed (at confidence 0.13 and 0.00) with one corner 0.65, 0.59 and
+        # 0.75 of a cell off, stones reading about as sure as on the truth; the
+        # lattice through their blobs lands 0.15, 0.31 and 0.21 off.
+        (7373, 158, 0),
+        (5150, 14, 10),
+        (777, 47, 3),
+    ],
+)
+def test_a_tiny_board_placed_a_corner_off_is_refitted_to_its_stones(
+    run: int, index: int, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    detection = detect_board(photo.image, size=19)
+    assert detection.details["stones_lattice"] >= vision.detect.LATTICE_MOVED
+    seen = np.array([list(row) for row in read_stones(photo.image, detection.grid).board])
+    turned = aligned_board(seen, detection.grid.corners, np.asarray(photo.corners))
+    assert turned is not None
+    assert _wrong(tuple("".join(row) for row in turned), photo.board) <= wrong
+
+
+def test_a_refit_on_which_the_stones_read_less_sure_is_not_taken() -> None:
+    # Fresh 6969 #154: an unsure placement (0.00) right within 0.07 of a cell;
+    # the lattice through its blobs moves a corner 1.6 cells, where the stones
+    # read far less sure (-0.173 against -0.018): the placement stands.
+    photo = render_photo(seed=photo_seed(6969, 154), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    detection = detect_board(photo.image, size=19)
+    assert detection.confidence < vision.detect.LATTICE_BELOW
+    assert "stones_lattice" not in detection.details
+    seen = np.array([list(row) for row in read_stones(photo.image, detection.grid).board])
+    assert aligned_board(seen, detection.grid.corners, np.asarray(photo.corners)) is not None

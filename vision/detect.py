@@ -38,7 +38,10 @@ off (``BARE_CONTRAST``) is not taken (a floor's tiles, or a board's lattice
 lines off): the searches for where nothing was found then look for the board.
 Last of all, a learned network's four corners (:mod:`vision.corners`) give a
 grid where nothing else found one, and dispute a placement still unsure
-(``DISPUTED_BELOW``), whose place their grid takes where it reads surer.
+(``DISPUTED_BELOW``), whose place their grid takes where it reads surer. A
+placement very unsure even then (``LATTICE_BELOW``) is refitted to the lattice
+through its stones' centres, which takes its place where it holds
+(:func:`_on_stones_lattice`).
 """
 
 from __future__ import annotations
@@ -67,6 +70,7 @@ from vision.corners import (
     refine_corners,
 )
 from vision.errors import VisionError
+from vision.geometry import apply_homography
 from vision.grid import (
     CORNER_REACH,
     SMEARED_WIDTH,
@@ -87,6 +91,7 @@ from vision.grid import (
     stretch_to_lines,
 )
 from vision.kept import photo_kept
+from vision.lattice import refit_point_lattice, stone_centres
 from vision.outline import (
     BLURRED_CERTAINTY,
     DISTINCT_CONTRAST,
@@ -420,6 +425,28 @@ MOST_GUESSES = 12
 #: ... and this many must place grids within ``AGREE_CELLS`` of one another.
 GUESSES_AGREE = 2
 AGREE_CELLS = 0.5
+#: A placement under ``LATTICE_BELOW`` is refitted to the lattice through its
+#: stones' centres (:func:`_on_stones_lattice`), found on the board straightened
+#: at ``LATTICE_CELL`` pixels a cell (the blob detector's stones are 12 pixels
+#: in area at least). The refitted grid takes its place where it moves a corner
+#: ``LATTICE_MOVED`` cells or more, at least ``LATTICE_STONES`` blobs and
+#: ``LATTICE_SHARE`` of them lie on it, ``LATTICE_RESIDUAL`` off at the median,
+#: and the stones read at most ``LATTICE_UNSURER`` less sure on it. Dev photos
+#: (fifteen seeds: the 88 placements under 0.2 with blobs to fit): on tiny
+#: boards (6 to 8 pixels a cell) with lines blurred away, a placement
+#: 0.6 to 0.75 of a cell off at one corner reads about as sure as the truth,
+#: and the stones' lattice lands 0.15 to 0.31 off (fresh 7373 #158, 5150 #14,
+#: 777 #47); elsewhere blob centres sit a little off their points (a stone's
+#: height at a tilt, shading), so a refit moving corners less than
+#: ``LATTICE_MOVED`` mostly lands further from the truth, and a refit whose
+#: stones read less sure lands wrong (7373 #17, 5150 #71, 6969 #154).
+LATTICE_BELOW = 0.2
+LATTICE_CELL = 20
+LATTICE_MOVED = 0.3
+LATTICE_STONES = 12
+LATTICE_SHARE = 0.6
+LATTICE_RESIDUAL = 0.15
+LATTICE_UNSURER = 0.002
 
 
 def detect_board(
@@ -509,6 +536,9 @@ def detect_board(
         placement the lines left unsure, ``details["certainty"]`` is how sure its
         stones read, and the confidence is at most ``1 + certainty /
         UNSURE_READING``: a grid lines off reads its stones unsure.
+        ``details["stones_lattice"]`` is set where a placement under
+        ``LATTICE_BELOW`` was refitted to the lattice through its stones'
+        centres (:func:`_on_stones_lattice`): its farthest corner's move, in cells.
 
     Raises
     ------
@@ -528,10 +558,62 @@ def detect_board(
         )
         with photo_kept(colour):
             if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
-                return _sure_unless_elsewhere(colour, found)
+                return _on_stones_lattice(colour, _sure_unless_elsewhere(colour, found))
             if found.grid is None:
-                return _disputed(colour, _every_other_search(colour, size, rng, found))
-            return _disputed(colour, _checked_further(colour, size, rng, found))
+                found = _disputed(colour, _every_other_search(colour, size, rng, found))
+            else:
+                found = _disputed(colour, _checked_further(colour, size, rng, found))
+            return _on_stones_lattice(colour, found)
+
+
+def _on_stones_lattice(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
+    """A very unsure placement refitted to the lattice through its stones, where that holds.
+
+    Stones sit on intersections, and round blobs of a stone's size on the board
+    straightened by the placement are their centres (:func:`stone_centres`);
+    the lattice refitted to them from the placement
+    (:func:`vision.lattice.refit_point_lattice`) replaces it where it moves a
+    corner ``LATTICE_MOVED`` cells or more, most blobs lie on it, and the stones
+    read about as sure on it (see ``LATTICE_BELOW``): on a tiny board whose lines
+    blur away, the stones' reading alone hardly tells a grid a corner over half
+    a cell off. The confidence stays (the board is no surer);
+    ``details["stones_lattice"]`` is the farthest corner's move, in cells.
+    """
+    grid = found.grid
+    if grid is None or found.confidence >= LATTICE_BELOW:
+        return found
+    n = grid.size
+    cell = float(LATTICE_CELL)
+    to_board = np.array([[cell, 0.0, cell], [0.0, cell, cell], [0.0, 0.0, 1.0]])
+    warp = to_board @ np.linalg.inv(grid.homography)
+    side = LATTICE_CELL * (n + 1)
+    board = cv2.warpPerspective(colour, warp, (side, side), flags=cv2.INTER_LINEAR)
+    centres, _ = stone_centres(np.asarray(cv2.cvtColor(board, cv2.COLOR_BGR2GRAY), dtype=np.uint8))
+    if len(centres) < LATTICE_STONES:
+        return found
+    points = apply_homography(np.linalg.inv(warp), centres)
+    lattice = refit_point_lattice(points, grid.homography, n)
+    if lattice is None or not (
+        lattice.count >= max(LATTICE_STONES, LATTICE_SHARE * len(points))
+        and float(np.median(lattice.residuals)) <= LATTICE_RESIDUAL
+    ):
+        return found
+    last = float(n - 1)
+    corners = apply_homography(
+        lattice.homography, np.array([[0.0, 0.0], [last, 0.0], [last, last], [0.0, last]])
+    )
+    moved = float(_corner_moves(grid, corners).max())
+    if moved < LATTICE_MOVED:
+        return found
+    try:
+        refitted = grid_from_corners(corners, size=n, image_shape=grid.image_shape)
+    except VisionError:
+        return found
+    sure_refitted = certainty(colour, refitted)
+    if sure_refitted < certainty(colour, grid) - LATTICE_UNSURER:
+        return found
+    details = {**found.details, "stones_lattice": moved, "certainty": sure_refitted}
+    return BoardDetection(grid=refitted, confidence=found.confidence, details=details)
 
 
 def _sure_unless_elsewhere(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:

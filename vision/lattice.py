@@ -36,6 +36,7 @@ __all__ = [
     "PointLattice",
     "diagonal_sublattice",
     "fit_point_lattice",
+    "refit_point_lattice",
     "stone_centres",
     "touching_centres",
 ]
@@ -50,6 +51,10 @@ SEEDS = 12
 ROUNDS = 15
 #: Stones at half-steps, as a share of those on the lattice, that make it finer.
 FINER_SHARE = 0.5
+#: Reach (cells, per axis) within which a stone is taken for the lattice point
+#: nearest it while a lattice is refitted from a first guess, and the rounds.
+REFIT_REACH = 0.45
+REFIT_ROUNDS = 8
 #: Least share of the stones in each parity class of a lattice (u, v, u + v mod 2):
 #: a lattice twice too fine leaves one class empty.
 MIN_PARITY_SHARE = 0.1
@@ -402,3 +407,38 @@ def diagonal_sublattice(lattice: PointLattice, points: npt.ArrayLike, parity: in
     in_class = np.mod(lattice.coords.sum(axis=1), 2) == parity
     on = lattice.on & in_class & (residuals <= MAX_RESIDUAL)
     return PointLattice(homography=homography, on=on, coords=coords, residuals=residuals)
+
+
+def refit_point_lattice(
+    points: npt.ArrayLike,
+    homography: npt.ArrayLike,
+    size: int,
+    *,
+    reach: float = REFIT_REACH,
+    rounds: int = REFIT_ROUNDS,
+) -> PointLattice | None:
+    """The lattice through the points (stones' centres), refitted from a first guess.
+
+    A placement can be right near most of its stones and a corner over half a
+    cell off. Each point is taken for the lattice point of the ``size`` ×
+    ``size`` board nearest it, where within ``reach``, and a homography is
+    refitted to those; repeated ``rounds`` times (an iterative closest point
+    fit), so the stones near the right part of the board pull the rest over.
+    ``on`` marks the points within ``MAX_RESIDUAL`` of the refitted lattice.
+    None where fewer than 8 points are ever within reach on the board.
+    """
+    xy = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    fitted = np.asarray(homography, dtype=np.float64)
+    for _ in range(rounds):
+        nearest, residual = _place(xy, fitted)
+        near = (residual < reach) & (nearest.min(axis=1) >= 0) & (nearest.max(axis=1) <= size - 1)
+        if near.sum() < 8:
+            return None
+        again = fit_homography(nearest[near], xy[near])
+        if again is None or _degenerate(again):
+            return None
+        fitted = again
+    coords, residuals = _place(xy, fitted)
+    return PointLattice(
+        homography=fitted, on=residuals <= MAX_RESIDUAL, coords=coords, residuals=residuals
+    )
