@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.detect
 from datasets import corner_samples
 from datasets.corner_samples import BOARD_VIEWS, photo_samples, refiner_samples
 from datasets.synth import photo_seed, render_photo
@@ -45,6 +46,7 @@ from vision.corners import (
 from vision.detect import (
     AGREED_CELLS,
     AGREED_HEAT,
+    DISPUTED_BELOW,
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
     GUESSED_CONFIDENCE,
@@ -367,6 +369,32 @@ def test_an_unsure_placement_the_learned_corners_dispute_gives_way_to_theirs(
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
     assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+
+
+def test_a_placement_sure_after_its_checks_gives_way_where_two_looks_see_the_board_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh 8282 #101: a light 19×19 with 27 stones, all on its first line.
+    # The lines' window runs at half the spacing across, over half the board,
+    # and its stones (read twice each, or not at all) read near certain: 0.92.
+    # The refiner moves its own corners 2 cells on average and the network
+    # sees the board's corners at 0.93, 11 cells away; on the network's
+    # corners, as refined, the stones read as sure (-0.0016 against -0.0041),
+    # which is enough where two looks see the board elsewhere.
+    photo = render_photo(seed=photo_seed(8282, 101), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found.details.get("disputed") and found.details.get("refined")
+    assert found.details["learned"] >= AGREED_HEAT
+    assert found.confidence == FAINT_CONFIDENCE
+    cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
+    assert np.linalg.norm(found.corners - photo.corners, axis=1).max() < 0.5 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
+    # Unasked, the placement stands, sure and 8 cells off.
+    monkeypatch.setattr(vision.detect, "_sure_unless_elsewhere", lambda colour, found: found)
+    unasked = detect_board(photo.image, size=19)
+    assert unasked.confidence >= DISPUTED_BELOW
+    assert np.linalg.norm(unasked.corners - photo.corners, axis=1).max() > 5 * cell
 
 
 def test_an_unsure_placement_the_refiner_moves_two_corners_under_half_a_cell_is_polished() -> None:

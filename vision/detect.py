@@ -417,6 +417,14 @@ DISPUTED_SURER = 0.02
 #: board with 22 stones a cell off, its grid on the refined corners every point
 #: right) and 7373 #276 (1.57, spread 0.26: not sure; the network's check
 #: takes it). The next moves 0.24 of a cell.
+#: Placements sure after their checks (at ``DISPUTED_BELOW`` or more) are asked
+#: the same, and disputed too where the refiner moves their corners
+#: ``SHIFTED_CELLS`` on average, however unsure of them, and the network sees
+#: the board's corners ``ELSEWHERE_CELLS`` away. Dev photos (eighteen seeds):
+#: of their 365 such placements, two misplaced, the refiner moves one's corners
+#: that far, fresh 8282 #101 (2.0 cells, spread 0.14; the network 10.9 cells
+#: away at 0.93), and the next 0.47 (5150 #88, placed right; the network 1.4
+#: cells away).
 EMPTY_STONES = 1
 ELSEWHERE_CELLS = 2.0
 #: Where the network's four corners place no board, this many guesses from three
@@ -560,10 +568,12 @@ def detect_board(
             if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
                 return _on_stones_lattice(colour, _sure_unless_elsewhere(colour, found))
             if found.grid is None:
-                found = _disputed(colour, _every_other_search(colour, size, rng, found))
+                found = _every_other_search(colour, size, rng, found)
             else:
-                found = _disputed(colour, _checked_further(colour, size, rng, found))
-            return _on_stones_lattice(colour, found)
+                found = _checked_further(colour, size, rng, found)
+            if found.grid is not None and found.confidence >= DISPUTED_BELOW:
+                return _on_stones_lattice(colour, _sure_unless_elsewhere(colour, found))
+            return _on_stones_lattice(colour, _disputed(colour, found))
 
 
 def _on_stones_lattice(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
@@ -617,16 +627,20 @@ def _on_stones_lattice(colour: npt.NDArray[np.uint8], found: BoardDetection) -> 
 
 
 def _sure_unless_elsewhere(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
-    """A sure line placement, unless a second look sees the board elsewhere.
+    """A sure placement, unless a second look sees the board elsewhere.
 
-    Where the refiner moves its four corners as a whole (``SHIFTED_CELLS`` on
-    average), sure of each (``SHIFTED_SPREAD``), the placement is disputed
-    (:func:`_disputed`, at ``DOUBTED_CONFIDENCE`` at most;
+    Sure by its lines, or by the checks after them (at ``DISPUTED_BELOW`` or
+    more). Where the refiner moves its four corners as a whole
+    (``SHIFTED_CELLS`` on average), sure of each (``SHIFTED_SPREAD``), the
+    placement is disputed (:func:`_disputed`, at ``DOUBTED_CONFIDENCE`` at most;
     ``details["refined_elsewhere"]`` the mean move, in cells): a sparse board's
     stones read as sure on lines a cell off, and the lines plain enough to stop
-    the search can be a wrong window of them. So too where it reads nearly
-    empty and the network sees the board's corners elsewhere (``EMPTY_STONES``,
-    ``ELSEWHERE_CELLS``; ``details["elsewhere"]``).
+    the search can be a wrong window of them. So too where the network sees
+    the board's corners elsewhere (``ELSEWHERE_CELLS``; ``details["elsewhere"]``)
+    and the placement reads nearly empty (``EMPTY_STONES``), or the refiner
+    moved its corners as far, however unsure of them: two looks then say the
+    board is elsewhere (both details set), and in the dispute a grid need only
+    read as sure as the placement (:func:`_learned_grid_wins`).
     """
     grid = found.grid
     assert grid is not None
@@ -636,7 +650,7 @@ def _sure_unless_elsewhere(colour: npt.NDArray[np.uint8], found: BoardDetection)
         confidence = min(found.confidence, DOUBTED_CONFIDENCE)
         details = {**found.details, "refined_elsewhere": moved}
         return _disputed(colour, BoardDetection(grid=grid, confidence=confidence, details=details))
-    if round(_stone_share(colour, grid) * grid.size**2) > EMPTY_STONES:
+    if moved < SHIFTED_CELLS and round(_stone_share(colour, grid) * grid.size**2) > EMPTY_STONES:
         return found
     guess = find_corners(colour)
     if guess is None or guess.heat < AGREED_HEAT:
@@ -650,6 +664,8 @@ def _sure_unless_elsewhere(colour: npt.NDArray[np.uint8], found: BoardDetection)
         return found
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     details = {**found.details, "elsewhere": apart}
+    if moved >= SHIFTED_CELLS:
+        details["refined_elsewhere"] = moved
     return _disputed(colour, BoardDetection(grid=grid, confidence=confidence, details=details))
 
 
@@ -1055,6 +1071,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
         return found
     # Each candidate: its corners, and the details its grid is reported with.
     candidates: list[tuple[npt.NDArray[np.float64], dict[str, float]]] = []
+    elsewhere = "elsewhere" in found.details and "refined_elsewhere" in found.details
     own = refine_corners(image, grid.corners, grid.size)
     moves = _corner_moves(grid, own)
     doubted = float(moves.max()) > DISPUTED_CELLS
@@ -1073,7 +1090,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             learned = grid_from_corners(corners, size=grid.size, image_shape=grid.image_shape)
         except VisionError:
             continue
-        won = _learned_grid_wins(image, found, learned)
+        won = _learned_grid_wins(image, found, learned, elsewhere=elsewhere)
         if won is not None and (best is None or won[1] > best[1]):
             best = (*won, whose)
     if best is not None:
@@ -1205,7 +1222,12 @@ def _overruled(
 
 
 def _learned_grid_wins(
-    image: npt.NDArray[np.uint8], found: BoardDetection, learned: Grid, *, doubted: bool = False
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    learned: Grid,
+    *,
+    doubted: bool = False,
+    elsewhere: bool = False,
 ) -> tuple[Grid, float] | None:
     """The learned corners' grid, laid on the board, and its certainty, if it beats ``found``.
 
@@ -1215,7 +1237,12 @@ def _learned_grid_wins(
     Where the placement itself is under the floors, its stones less sure than
     ``MIN_CERTAINTY``, a grid reading surer by ``DISPUTED_SURER`` whose stones
     stand out (``MIN_CONTRAST``) will do; with ``doubted`` (:func:`_overruled`),
-    however little they stand out.
+    however little they stand out. With ``elsewhere`` (the network and the
+    refiner both see the board more than ``ELSEWHERE_CELLS`` and
+    ``SHIFTED_CELLS`` away, :func:`_sure_unless_elsewhere`), reading as sure
+    will do: a sparse board reads near certain a cell off, or at half its
+    spacing (fresh 8282 #101, 27 stones on its first line: -0.0041 at half
+    the spacing across, -0.0016 on the refined network's corners).
     """
     grid = found.grid
     if grid is None or _cells_apart(learned, grid) <= DISPUTED_CELLS:
@@ -1225,7 +1252,7 @@ def _learned_grid_wins(
     if _cells_apart(laid, grid) <= DISPUTED_CELLS:
         return None
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
-    if sure_laid < sure + STONES_SURER:
+    if sure_laid < sure + (0.0 if elsewhere else STONES_SURER):
         return None
     # A placement under the floors itself gives way to a grid far surer whose
     # stones stand out, though not as sure as the floors ask.
