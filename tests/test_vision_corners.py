@@ -441,6 +441,19 @@ def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
     assert (off >= 0.5) == misplaced
 
 
+def test_a_tiled_floor_whose_corners_neither_look_sees_is_no_board() -> None:
+    # Fresh 8282 #237: a floor of square tiles with a loose stone, no board.
+    # The lines place a 19×19 on the tiles at half their spacing, reading
+    # as a nearly empty board; the refiner moves each of its corners more than
+    # a cell (unsure of each) and the network sees no four corners.
+    photo = render_photo(seed=photo_seed(8282, 237), difficulty="hard")
+    assert photo.board is None
+    found = detect_board(photo.image, size=19)
+    assert not found
+    assert "the refiner sees none of its corners" in found.reason
+    assert "the corner network sees no board" in found.reason
+
+
 @pytest.mark.parametrize(
     ("run", "index", "confidence", "wrong"),
     [

@@ -1055,7 +1055,12 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     one more than ``DISPUTED_CELLS``, the placement stands at confidence at most
     ``DOUBTED_CONFIDENCE`` (``details["doubted"]``): the refiner sees its board
     elsewhere. Where it moved none so far, the placement may be laid where it
-    put them (:func:`_polished`).
+    put them (:func:`_polished`). Where it moved every corner so far and the
+    network sees no four corners at all, no board is found: a tiled floor's
+    lines read as an empty board's (fresh 8282 #237, a floor of square tiles
+    with a loose stone, at 0.3), and the two looks see no board there. Dev
+    photos (eighteen seeds): of the 174 placements at ``DOUBTED_CONFIDENCE``
+    or less, 10 are doubted, and the network sees no corners for that one only.
 
     The placement's own corners, refined, need no network: on dev 555 #268 (a
     window a column off, confidence 0.54) the network sees no corners, and the
@@ -1109,6 +1114,13 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     if not doubted:
         polished = _polished(image, found, own, moves)
         return found if polished is None else polished
+    if guess is None and float(moves.min()) > DISPUTED_CELLS:
+        return BoardDetection(
+            grid=None,
+            reason="no board found: a grid placed, but the refiner sees none of its corners "
+            f"there (each moved {float(moves.min()):.1f} cells or more) and the corner "
+            "network sees no board",
+        )
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
