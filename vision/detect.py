@@ -565,15 +565,20 @@ def detect_board(
             image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), dtype=np.uint8
         )
         with photo_kept(colour):
-            if found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE:
-                return _on_stones_lattice(colour, _sure_unless_elsewhere(colour, found))
+            lines_sure = (
+                found.grid is not None and found.details.get("evidence", 0.0) >= SURE_EVIDENCE
+            )
             if found.grid is None:
                 found = _every_other_search(colour, size, rng, found)
-            else:
+            elif not lines_sure:
                 found = _checked_further(colour, size, rng, found)
-            if found.grid is not None and found.confidence >= DISPUTED_BELOW:
-                return _on_stones_lattice(colour, _sure_unless_elsewhere(colour, found))
-            return _on_stones_lattice(colour, _disputed(colour, found))
+            # Sure by its lines or by the checks, a placement is asked again;
+            # unsure, disputed.
+            if found.grid is not None and (lines_sure or found.confidence >= DISPUTED_BELOW):
+                found = _sure_unless_elsewhere(colour, found)
+            else:
+                found = _disputed(colour, found)
+            return _on_stones_lattice(colour, found)
 
 
 def _on_stones_lattice(colour: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetection:
