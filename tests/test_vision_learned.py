@@ -48,6 +48,7 @@ from vision.stones import (
     FAILED_LEAST,
     FAILED_SURE,
     OVERRULE,
+    SHADOW_EMPTY,
     combine,
 )
 
@@ -315,7 +316,9 @@ def test_kifu_bench_stones_can_read_with_the_stone_model_alone(
         (".", "O", ADD_WHITE - 0.01, "."),
         ("O", ".", OVERRULE + 0.005, "."),
         ("X", "O", OVERRULE + 0.005, "O"),
-        ("X", ".", OVERRULE - 0.01, "X"),
+        ("X", "O", OVERRULE - 0.01, "X"),
+        ("X", ".", SHADOW_EMPTY + 0.005, "."),
+        ("X", ".", SHADOW_EMPTY - 0.01, "X"),
         ("O", "O", 0.4, "O"),
     ],
 )
