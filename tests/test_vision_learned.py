@@ -47,6 +47,7 @@ from vision.stones import (
     BLACK_FAILED,
     FAILED_LEAST,
     FAILED_SURE,
+    LIKELY_BLACK,
     OVERRULE,
     SHADOW_EMPTY,
     combine,
@@ -311,7 +312,8 @@ def test_kifu_bench_stones_can_read_with_the_stone_model_alone(
     ("classical", "model", "sure", "read"),
     [
         (".", "X", ADD_BLACK + 0.005, "X"),
-        (".", "X", ADD_BLACK - 0.01, "."),
+        (".", "X", LIKELY_BLACK + 0.005, "X"),
+        (".", "X", LIKELY_BLACK - 0.01, "."),
         (".", "O", ADD_WHITE + 0.005, "O"),
         (".", "O", ADD_WHITE - 0.01, "."),
         ("O", ".", OVERRULE + 0.005, "."),
@@ -378,6 +380,21 @@ def test_where_the_model_still_disagrees_on_five_points_it_reads_the_board() -> 
     four = np.array([list(row) for row in ["OOO...", "O.....", *classical[2:]]])
     read, _ = combine(four, confidence, _probabilities(model, 0.6))
     assert ["".join(row) for row in read] == ["".join(row) for row in four]
+
+
+def test_the_whole_board_gate_weighs_the_reading_before_likely_black_stones_are_taken() -> None:
+    # The thresholds see no black stone where the model sees four at 0.8, and a
+    # white stone where it sees none at 0.6: five disagreements, so the
+    # thresholds failed here and the model reads the board. Taking the four
+    # black stones first would leave the gate one, and the white stone would stand.
+    classical = ["....O.", *["......"] * 5]
+    model = ["XXXX..", *["......"] * 5]
+    assert ADD_BLACK > 0.8 >= LIKELY_BLACK and OVERRULE > 0.6
+    probabilities = _probabilities(model, 0.8)
+    probabilities[4] = (0.6, 0.2, 0.2)  # LABELS order: empty first
+    labels = np.array([list(row) for row in classical])
+    read, _ = combine(labels, np.full(labels.shape, 0.7), probabilities)
+    assert ["".join(row) for row in read] == model
 
 
 def test_glare_on_a_dark_board_is_not_read_as_white_stones() -> None:
