@@ -102,7 +102,7 @@ OVERRULE = 0.7
 #: cast on the next point, passes the black threshold, while the model sees no
 #: stone's shape there (real photo ``gomrade/1/11``: two shadows read black, the
 #: model empty at 0.61 and 0.70, under ``OVERRULE``). On the true grids of twelve
-#: dev seeds (3,251 boards), the classical reader reads black where the model
+#: dev seeds (3,243 boards), the classical reader reads black where the model
 #: reads empty on 55 points, 51 of them empty; three lie between this and
 #: ``OVERRULE``: two empty, now read right (2468 #187, 777 #232), one black,
 #: now misread (555 #208, the model at 0.56). On the real photos no other point.
