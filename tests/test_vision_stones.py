@@ -138,6 +138,21 @@ def test_read_stones_on_a_drawn_board(corners: list[tuple[int, int]]) -> None:
     assert reading.suspicions == ()
 
 
+def test_a_board_far_from_the_camera_reads_with_a_hint_that_it_is_far() -> None:
+    # The drawn board, its cells 28 pixels apart, and again 9 pixels apart.
+    near = [(150, 100), (650, 100), (650, 560), (150, 560)]
+    far = [(300, 250), (460, 250), (460, 410), (300, 410)]
+    for corners, said in ((near, False), (far, True)):
+        image, _ = draw_board(POSITION, corners=corners, rng=np.random.default_rng(11))
+        grid = grid_from_corners(np.array(corners, float), size=19, image_shape=image.shape[:2])
+        for where in (grid, BoardSampler.for_grid(grid)):
+            hints = read_stones(image, where).suspicions
+            assert any(hint.startswith("the board is far") for hint in hints) == said
+    assert hints == (
+        "the board is far: its cells span 8.9 pixels (under 11), where stones read less surely",
+    )
+
+
 def test_a_sampler_is_reused_across_frames() -> None:
     corners = [(150, 100), (650, 100), (650, 560), (150, 560)]
     image, truth = draw_board(POSITION, corners=corners, rng=np.random.default_rng(3))

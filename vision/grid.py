@@ -43,6 +43,7 @@ Pixel coordinates are OpenCV's ``(x, y)``; board points are ``(row, col)``.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 import cv2
@@ -196,6 +197,13 @@ class Grid:
         n = self.size - 1
         p = self.intersections
         return np.array([p[0, 0], p[0, n], p[n, n], p[n, 0]], dtype=np.float64)
+
+    @functools.cached_property
+    def cell_pixels(self) -> float:
+        """The median distance in pixels between neighbouring intersections (once per grid)."""
+        p = self.intersections
+        steps = np.concatenate([np.linalg.norm(np.diff(p, axis=k), axis=2).ravel() for k in (0, 1)])
+        return median(steps)
 
     def spacing(self) -> FloatArray:
         """ndarray of shape (N, N): local grid spacing in pixels around each point."""
