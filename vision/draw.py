@@ -11,7 +11,6 @@ import numpy.typing as npt
 from vision.features import STONE_LIFT, lift_homography
 from vision.geometry import apply_homography
 from vision.grid import Grid
-from vision.robust import median
 
 __all__ = ["draw_reading"]
 
@@ -65,7 +64,7 @@ def draw_reading(
         cv2.polylines(out, [np.ascontiguousarray(fixed[:, k])], False, _GRID, 1, cv2.LINE_AA, shift)
     corner = tuple(int(v) for v in np.rint(points[0, 0]))
     cv2.circle(out, corner, 6, (255, 0, 255), 2, cv2.LINE_AA)
-    radius = max(3, int(0.35 * median(grid.spacing()) * scale))
+    radius = max(3, int(0.35 * grid.cell_pixels * scale))
     n = grid.size
     lattice = np.stack(np.meshgrid(np.arange(n, dtype=float), np.arange(n, dtype=float)), -1)
     lifted = apply_homography(

@@ -200,10 +200,8 @@ class Grid:
 
     @functools.cached_property
     def cell_pixels(self) -> float:
-        """The median distance in pixels between neighbouring intersections (once per grid)."""
-        p = self.intersections
-        steps = np.concatenate([np.linalg.norm(np.diff(p, axis=k), axis=2).ravel() for k in (0, 1)])
-        return median(steps)
+        """The grid's typical spacing in pixels: the median of :meth:`spacing` (once per grid)."""
+        return median(self.spacing())
 
     def spacing(self) -> FloatArray:
         """ndarray of shape (N, N): local grid spacing in pixels around each point."""

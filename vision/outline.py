@@ -461,7 +461,7 @@ def outline_grids(
         outlines = board_outlines(image, edges=edges)
     for rank, outline in enumerate(outlines, start=1):
         grid = grid_in_outline(outline, size=size, image_shape=image.shape[:2])
-        cell = median(grid.spacing())
+        cell = grid.cell_pixels
         if cell < MIN_CELL or not _square_in_world(grid.homography, image.shape[:2]):
             continue
         margins = _likeliest_margins(image, outline, size)
