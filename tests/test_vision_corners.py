@@ -23,6 +23,7 @@ from server.cli import main
 from server.commands.detect import GUESSED
 from tests.vision_synthetic import TABLE, WOOD, draw_board
 from vision import detect_board, read_stones
+from vision.centring import certainty
 from vision.corners import (
     INPUT,
     MIN_HEAT,
@@ -54,14 +55,16 @@ from vision.detect import (
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
+    POLISHED_CELLS,
     POLISHED_CORNER_CELLS,
     POLISHED_SPREAD,
+    POLISHED_SURER,
     SHIFTED_CELLS,
     SHIFTED_SPREAD,
     UNSURE_READING,
 )
 from vision.errors import VisionError
-from vision.grid import SURE_EVIDENCE, find_grid
+from vision.grid import SURE_EVIDENCE, find_grid, grid_from_corners
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -955,3 +958,60 @@ def test_a_network_that_is_not_a_refiner_is_named() -> None:
     corners = np.array([[20.0, 20.0], [140.0, 20.0], [140.0, 100.0], [20.0, 100.0]])
     with pytest.raises(VisionError, match=f"the corner refiner {MODEL_PATH} cannot run"):
         refine_corners(image, corners, 19, path=MODEL_PATH)
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "size", "wrong"),
+    [
+        # A 19×19 with 337 stones placed by its lines 0.77 of a cell off at a
+        # corner, at 0: the refiner moves the corners to 0.19 off at most, less
+        # sure of them than the other ways ask (spread up to 0.17), and the
+        # stones read 0.022 surer there; 5 points read wrong (361 where misplaced).
+        (5858, 258, 19, 5),
+        # A 9×9 with 76 stones placed by its outline 0.62 of a cell off at a
+        # corner, at 0.47: moved to 0.09 off (spread up to 0.08), 0.007 surer;
+        # every point read right.
+        (6969, 136, 9, 0),
+    ],
+)
+def test_a_nearly_full_board_is_polished_where_its_stones_read_surer_on_the_refined_corners(
+    monkeypatch: pytest.MonkeyPatch, run: int, index: int, size: int, wrong: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    cell = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean()
+    cell /= size - 1
+    found = detect_board(photo.image, size=size)
+    assert found and found.details["polished_surer"] >= POLISHED_CELLS
+    assert not {"polished", "polished_corner", "shifted", "doubted"} & found.details.keys()
+    assert _farthest_corner(found.corners, photo.corners) < 0.25 * cell
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+    # Without it, the placement stands more than half a cell off: misplaced.
+    monkeypatch.setattr(vision.detect, "_surer_polished", lambda *args, **kwargs: None)
+    unpolished = detect_board(photo.image, size=size)
+    assert _farthest_corner(unpolished.corners, photo.corners) > 0.5 * cell
+
+
+def test_corners_the_stones_read_only_a_hair_surer_on_are_not_polished() -> None:
+    # Dev 2468 #134, a 19×19 placed right at 0.76 (0.03 of a cell off): the
+    # refiner would move a corner 0.2 of a cell off, and the stones read only
+    # 0.0012 surer there, under POLISHED_SURER; the placement stands.
+    photo = render_photo(seed=photo_seed(2468, 134), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and "polished_surer" not in found.details
+    cell = np.linalg.norm(np.roll(photo.corners, -1, axis=0) - photo.corners, axis=1).mean() / 18
+    assert _farthest_corner(found.corners, photo.corners) < 0.1 * cell
+    own = refine_corners(photo.image, found.grid.corners, 19)
+    assert _farthest_corner(own, photo.corners) > 0.15 * cell
+    moved = grid_from_corners(own, size=19, image_shape=found.grid.image_shape)
+    gain = certainty(photo.image, moved) - certainty(photo.image, found.grid)
+    assert 0.0 < gain < POLISHED_SURER
+
+
+def _farthest_corner(found: np.ndarray, truth: np.ndarray) -> float:
+    """Pixels from the truth to the farthest of four found corners, in whichever order."""
+    return min(
+        float(np.linalg.norm(np.roll(found, turns, axis=0) - truth, axis=1).max())
+        for turns in range(4)
+    )

@@ -310,9 +310,16 @@ def test_an_outline_grid_that_reads_unsure_gives_way_to_the_stones_lattice(
     assert "outline" in polished.details and "polished_corner" in polished.details
     seen = np.array([list(row) for row in read_stones(photo.image, polished.grid).board])
     assert aligned_board(seen, polished.grid.corners, np.asarray(photo.corners)) is not None
-    # ... without that, the lattice through its stones' blobs refits it onto
-    # the board (:func:`vision.detect._on_stones_lattice`) ...
+    # ... without that, the refiner's corners, where the stones read surer
+    # (:func:`vision.detect._surer_polished`) ...
     monkeypatch.setattr(vision.detect, "_corner_polished", lambda *args, **kwargs: None)
+    surer = detect_board(photo.image, size=19)
+    assert "outline" in surer.details and "polished_surer" in surer.details
+    seen = np.array([list(row) for row in read_stones(photo.image, surer.grid).board])
+    assert aligned_board(seen, surer.grid.corners, np.asarray(photo.corners)) is not None
+    # ... without those, the lattice through its stones' blobs refits it onto
+    # the board (:func:`vision.detect._on_stones_lattice`) ...
+    monkeypatch.setattr(vision.detect, "_surer_polished", lambda *args, **kwargs: None)
     refitted = detect_board(photo.image, size=19)
     assert "outline" in refitted.details and "stones_lattice" in refitted.details
     seen = np.array([list(row) for row in read_stones(photo.image, refitted.grid).board])
