@@ -55,6 +55,8 @@ from vision.detect import (
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
+    LINES_GO_ON,
+    LINES_GO_ON_SIDES,
     POLISHED_CELLS,
     POLISHED_CORNER_CELLS,
     POLISHED_SPREAD,
@@ -64,7 +66,7 @@ from vision.detect import (
     UNSURE_READING,
 )
 from vision.errors import VisionError
-from vision.grid import SURE_EVIDENCE, find_grid, grid_from_corners
+from vision.grid import SURE_EVIDENCE, find_grid, grid_from_corners, lines_beyond
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -425,10 +427,6 @@ def test_an_unsure_placement_the_refiner_moves_two_corners_under_half_a_cell_is_
         # out by glare), moves one corner 1.6 cells: the price of the doubt, a
         # right board reported unsure.
         (3333, 115, False, DOUBTED_CONFIDENCE),
-        # Placed 3 cells off, at 0: the refiner moves all four corners, but is
-        # unsure where it puts them (spread up to 0.25) and its grid is no
-        # surer. Doubted, and reported at 0 still.
-        (3333, 121, True, 0.0),
     ],
 )
 def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
@@ -442,6 +440,56 @@ def test_a_placement_whose_own_corners_the_refiner_moves_far_is_doubted(
     cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / 18
     off = np.linalg.norm(found.corners - photo.corners, axis=1).max() / cell
     assert (off >= 0.5) == misplaced
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "size"),
+    [
+        # Placed 3 cells off, at 0: the refiner moves all four corners, unsure
+        # where it puts them (spread up to 0.25), and its grid is no surer.
+        (3333, 121, 19),
+        # No board: a bowl of black stones on wood, under a sliver of a grid the
+        # widened region's lines placed (fresh seed 14142, benched before it
+        # was looked at, where it was the one no-board photo taken).
+        (14142, 189, 19),
+    ],
+)
+def test_a_doubted_placement_whose_stones_read_as_a_guess_is_no_board(
+    run: int, index: int, size: int
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    found = detect_board(photo.image, size=size)
+    assert not found and found.grid is None
+    assert "its stones read no surer than a guess (confidence 0.00)" in found.reason
+    assert "the refiner sees its corners elsewhere" in found.reason
+    # Without the refusal it would be reported doubted, at 0.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "DOUBTED_REFUSED", 0.0)
+        doubted = detect_board(photo.image, size=size)
+    assert doubted and doubted.details.get("doubted") and doubted.confidence == 0.0
+    if photo.corners is not None:  # a board, but placed cells off
+        cell = np.linalg.norm(photo.corners[1] - photo.corners[0]) / (size - 1)
+        assert _farthest_corner(doubted.corners, photo.corners) > 0.5 * cell
+
+
+def test_a_doubted_placement_on_lines_that_go_on_past_its_sides_is_no_board() -> None:
+    # Fresh seed 16180 #35 (benched before it was looked at: its one no-board
+    # photo taken): a floor of square tiles and five loose stones. The lines
+    # place an empty 19×19 on the joints, read sure (certainty -0.007) at 0.3,
+    # and the refiner moves a corner more than a cell; but the joints one and
+    # two cells past each side shown read 0.6 to 1.2 times as dark as the
+    # grid's outer lines: a floor's tiles go on where a board's lines stop.
+    photo = render_photo(seed=photo_seed(16180, 35), difficulty="hard")
+    assert photo.board is None
+    found = detect_board(photo.image, size=19)
+    assert not found and "lines go on past each of its sides" in found.reason
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "_lines_go_on", lambda *args: False)
+        doubted = detect_board(photo.image, size=19)
+    assert doubted and doubted.details.get("doubted")
+    beyond = lines_beyond(photo.image, doubted.grid)
+    shown = np.isfinite(beyond).all(axis=1)
+    assert shown.sum() >= LINES_GO_ON_SIDES and np.all(beyond[shown] >= LINES_GO_ON)
 
 
 def test_a_tiled_floor_whose_corners_neither_look_sees_is_no_board() -> None:
@@ -846,6 +894,9 @@ def test_a_doubted_placement_whose_stones_pass_the_floors_stands(
     assert found and found.details.get("doubted") and "overruled" not in found.details
     assert found.confidence == DOUBTED_CONFIDENCE
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 1
+    # A board's lines stop: two cells past some side, nothing as dark as a line.
+    beyond = lines_beyond(photo.image, found.grid)
+    assert np.nanmin(beyond[:, 1]) < LINES_GO_ON
 
 
 def test_a_sure_empty_lattice_the_network_sees_elsewhere_is_disputed() -> None:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from tests.test_vision_stretch import cells_off, drawn_board, hard_photo, points_wrong
 from vision import detect_board
-from vision.grid import edge_crossings, settle_on_crossings
+from vision.grid import edge_crossings, grid_from_corners, lines_beyond, settle_on_crossings
 
 
 def test_a_boards_lines_cross_on_its_outer_lines_and_not_beyond() -> None:
@@ -16,6 +17,31 @@ def test_a_boards_lines_cross_on_its_outer_lines_and_not_beyond() -> None:
     assert sides.shape == (4, 2)
     assert np.all(sides[:, 0] > 0.5)  # each outer line crossed
     assert np.all(sides[:, 1] < 0.05)  # nothing crosses on the margin beyond
+
+
+def test_a_boards_lines_stop_at_its_margin() -> None:
+    image, exact = drawn_board()
+    beyond = lines_beyond(image, exact)  # first row, last row, first column, last column
+    assert beyond.shape == (4, 2)
+    shown = np.isfinite(beyond).all(axis=1)
+    assert shown.sum() >= 3
+    assert np.all(beyond[shown] < 0.3)  # margin and table, no line
+
+
+def test_a_floors_joints_go_on_past_every_side() -> None:
+    # A grey floor of square tiles, joints every 24 pixels, and a 9×9 grid laid
+    # on its joints in the middle of the photo: a floor's lines go on.
+    floor = np.full((480, 640, 3), 150, np.uint8)
+    for k in range(0, 640, 24):
+        cv2.line(floor, (k, 0), (k, 479), (95, 95, 95), 3)
+    for k in range(0, 480, 24):
+        cv2.line(floor, (0, k), (639, k), (95, 95, 95), 3)
+    first, last = (9 * 24, 5 * 24), (17 * 24, 13 * 24)
+    corners = [first, (last[0], first[1]), last, (first[0], last[1])]
+    grid = grid_from_corners(np.array(corners, float), size=9, image_shape=(480, 640))
+    beyond = lines_beyond(floor, grid)
+    assert np.isfinite(beyond).all()
+    assert np.all(beyond > 0.8)
 
 
 def test_a_grid_on_the_board_is_left_where_it_is() -> None:

@@ -86,6 +86,7 @@ from vision.grid import (
     find_grid,
     find_wide_region_grid,
     grid_from_corners,
+    lines_beyond,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
@@ -408,6 +409,21 @@ POLISHED_CORNER_UNSURER = 0.02
 #: (a 9×9 0.62 off, spread 0.08; surer by 0.007), now 0.19 and 0.09 off.
 POLISHED_SURER = 0.002
 POLISHED_SURE_SPREAD = 0.2
+#: A doubted placement (the refiner sees one of its corners elsewhere, over
+#: ``DISPUTED_CELLS``) is no board where its stones read under this confidence,
+#: or where lines go on past each of its sides (:func:`_lines_go_on`). Dev photos
+#: (hard synthetic, twenty-two seeds, about 6,000 boards): 11 placements are
+#: doubted, 4 of them placed right (at 0.3, the lines beyond their sides a
+#: third of their outer lines' darkness at most, two cells out under 0.05 but
+#: one side of 1357 #172 at 0.78 with 0.29 a cell out), 7 misplaced, the two at
+#: 0 among them (3333 #121, 31337 #156). Held-out (fresh seeds 16180 and 14142,
+#: benched with round 59's code and looked at only after): a tiled floor read as
+#: an empty board (16180 #35, at 0.3, lines beyond at 0.62 to 1.23 of the outer
+#: lines' darkness on each of three sides shown) and a stone bowl under a sliver
+#: of a grid (14142 #189, at 0).
+DOUBTED_REFUSED = 0.05
+LINES_GO_ON = 0.5
+LINES_GO_ON_SIDES = 3
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
 DISPUTED_SURER = 0.02
@@ -1140,9 +1156,36 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             f"there (each moved {float(moves.min()):.1f} cells or more) and the corner "
             "network sees no board",
         )
+    if found.confidence < DOUBTED_REFUSED:
+        return BoardDetection(
+            grid=None,
+            reason="no board found: a grid placed, but its stones read no surer than a "
+            f"guess (confidence {found.confidence:.2f}) and the refiner sees its corners "
+            f"elsewhere (one moved {float(moves.max()):.1f} cells)",
+        )
+    if _lines_go_on(image, grid):
+        return BoardDetection(
+            grid=None,
+            reason="no board found: a grid placed, but lines go on past each of its sides "
+            "as a floor's tiles do, and the refiner sees its corners elsewhere",
+        )
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
+    )
+
+
+def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
+    """Whether lines as dark as a grid's outer ones go on past each side the photo shows.
+
+    At least ``LINES_GO_ON_SIDES`` sides shown, and on each the lattice lines one
+    and two cells beyond read at least ``LINES_GO_ON`` of its outer line
+    (:func:`vision.grid.lines_beyond`): a floor's tiles, not a board.
+    """
+    beyond = lines_beyond(image, grid, reach=2)
+    shown = np.isfinite(beyond).all(axis=1)
+    return bool(
+        np.count_nonzero(shown) >= LINES_GO_ON_SIDES and (beyond[shown] >= LINES_GO_ON).all()
     )
 
 

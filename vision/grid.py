@@ -87,6 +87,7 @@ __all__ = [
     "grid_from_corners",
     "lattice_points",
     "line_ridges",
+    "lines_beyond",
     "snap_to_lines",
     "stretch_to_lines",
 ]
@@ -1779,6 +1780,69 @@ def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
             [both[inner, n].mean(), both[inner, n + 1].mean()],
         ]
     )
+
+
+#: Cells (either way across a line) at which :func:`lines_beyond` reads the
+#: grey beside a line, the samples it reads along each line, and the least
+#: darkness (grey levels) of an outer line it measures the lines beyond against.
+BESIDE_LINE = 0.35
+ALONG_LINE = 64
+DARKEST_LINE = 1.0
+
+
+def lines_beyond(image: npt.NDArray[np.uint8], grid: Grid, *, reach: int = 2) -> FloatArray:
+    """How dark the lattice lines beyond each side read, as shares of that side's outer line.
+
+    Returns (4, ``reach``): for the first row, last row, first column and last
+    column (that order), the lines 1 to ``reach`` cells outside it. A line's
+    darkness is the median, along it, of the grey a third of a cell either side
+    of it less the grey on it (on the photo's own pixels, not the line filter's:
+    a floor's joints are wider than a board's lines). NaN where a line lies
+    mostly outside the photo, or where the outer line is not darker than beside
+    it by ``DARKEST_LINE``. A board's lines stop at its margin; a floor's tiles
+    go on.
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    gray = np.asarray(gray, dtype=np.float32)
+    n = grid.size
+    along = np.linspace(0.0, n - 1.0, ALONG_LINE)
+    out = np.full((4, reach), np.nan)
+    for side, (axis, edge, step) in enumerate(
+        ((1, 0, -1), (1, n - 1, 1), (0, 0, -1), (0, n - 1, 1))
+    ):
+        darkness = [
+            _line_darkness(gray, grid, axis, edge + step * k, along) for k in range(reach + 1)
+        ]
+        outer = darkness[0]
+        if outer is None or outer < DARKEST_LINE:
+            continue
+        for k in range(reach):
+            line = darkness[k + 1]
+            out[side, k] = np.nan if line is None else line / outer
+    return out
+
+
+def _line_darkness(
+    gray: npt.NDArray[np.float32], grid: Grid, axis: int, line: float, along: FloatArray
+) -> float | None:
+    """Median grey beside a lattice line less on it (``axis`` 1: row ``line``; 0: column)."""
+    h, w = gray.shape
+
+    def at(offset: float) -> tuple[FloatArray, npt.NDArray[np.bool_]]:
+        across = np.full_like(along, line + offset)
+        uv = np.stack([along, across], -1) if axis == 1 else np.stack([across, along], -1)
+        xy = apply_homography(grid.homography, uv).astype(np.float32)
+        inside = (xy[:, 0] >= 0) & (xy[:, 0] <= w - 1) & (xy[:, 1] >= 0) & (xy[:, 1] <= h - 1)
+        grey = cv2.remap(gray, xy[None, :, 0], xy[None, :, 1], cv2.INTER_LINEAR).ravel()
+        return grey.astype(np.float64), inside
+
+    on, seen = at(0.0)
+    before, seen_before = at(-BESIDE_LINE)
+    after, seen_after = at(BESIDE_LINE)
+    seen = seen & seen_before & seen_after
+    if np.count_nonzero(seen) < len(along) // 2:
+        return None
+    return float(np.median(((before + after) / 2.0 - on)[seen]))
 
 
 def settle_on_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> tuple[Grid, tuple[int, int]]:
