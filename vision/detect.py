@@ -1238,16 +1238,7 @@ def _corner_polished(
     spread = corner_spread(image, own, grid.size)
     if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
         return None
-    try:
-        polished = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
-    except VisionError:
-        return None
-    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
-    sure_polished = certainty(image, polished)
-    if sure_polished < sure - POLISHED_CORNER_UNSURER:
-        return None
-    details = {**found.details, "polished_corner": float(moves.max()), "certainty": sure_polished}
-    return BoardDetection(grid=polished, confidence=found.confidence, details=details)
+    return _laid_on_own(image, found, own, -POLISHED_CORNER_UNSURER, "polished_corner", moves)
 
 
 def _surer_polished(
@@ -1270,15 +1261,34 @@ def _surer_polished(
         return None
     if corner_spread(image, own, grid.size).max() > POLISHED_SURE_SPREAD:
         return None
+    return _laid_on_own(image, found, own, POLISHED_SURER, "polished_surer", moves)
+
+
+def _laid_on_own(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    own: npt.NDArray[np.float64],
+    surer: float,
+    key: str,
+    moves: npt.NDArray[np.float64],
+) -> BoardDetection | None:
+    """``found`` laid on its refined corners ``own`` where its stones read ``surer`` there.
+
+    At the placement's confidence (the board is no surer for being placed
+    closer); ``surer`` may be negative (a little less sure will do), and
+    ``details[key]`` is the farthest corner's move, in cells.
+    """
+    grid = found.grid
+    assert grid is not None
     try:
         polished = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
     except VisionError:
         return None
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
     sure_polished = certainty(image, polished)
-    if sure_polished < sure + POLISHED_SURER:
+    if sure_polished < sure + surer:
         return None
-    details = {**found.details, "polished_surer": float(moves.max()), "certainty": sure_polished}
+    details = {**found.details, key: float(moves.max()), "certainty": sure_polished}
     return BoardDetection(grid=polished, confidence=found.confidence, details=details)
 
 
