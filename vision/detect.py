@@ -413,14 +413,15 @@ POLISHED_SURE_SPREAD = 0.2
 #: ``DISPUTED_CELLS``) is no board where its stones read under this confidence,
 #: or where lines go on past each of its sides (:func:`_lines_go_on`). Dev photos
 #: (hard synthetic, twenty-two seeds, about 6,000 boards): 11 placements are
-#: doubted, 4 of them placed right (at 0.3, the lines beyond their sides a
-#: third of their outer lines' darkness at most, two cells out under 0.05 but
-#: one side of 1357 #172 at 0.78 with 0.29 a cell out), 7 misplaced, the two at
-#: 0 among them (3333 #121, 31337 #156). Held-out (fresh seeds 16180 and 14142,
-#: benched with round 59's code and looked at only after): a tiled floor read as
-#: an empty board (16180 #35, at 0.3, lines beyond at 0.62 to 1.23 of the outer
-#: lines' darkness on each of three sides shown) and a stone bowl under a sliver
-#: of a grid (14142 #189, at 0).
+#: doubted, 4 of them placed right (at 0.3; two cells past some side of each,
+#: nothing as dark as a line: 0.03 of the outer line's darkness at most, where
+#: one cell out, on the board's edge, reads up to 6.5 times it on 2222 #96), 7
+#: misplaced, the two at 0 among them (3333 #121, 31337 #156). Fresh seeds
+#: 16180 and 14142 (benched with round 59's code, looked at only after, dev
+#: since) each took a no-board photo: a tiled floor read as an empty board
+#: (16180 #35, at 0.3, lines beyond at 0.62 to 1.23 of the outer lines'
+#: darkness on each of three sides shown) and a stone bowl under a sliver of a
+#: grid (14142 #189, at 0).
 DOUBTED_REFUSED = 0.05
 LINES_GO_ON = 0.5
 LINES_GO_ON_SIDES = 3
