@@ -15,9 +15,11 @@ from server.bench.vision import (
     _against_peer,
     _path_taken,
     aligned_board,
+    cell_pixels,
     hough_peer_ms,
     mean_peer_ms,
     placed_by_confidence,
+    points_by_cell,
     read_records,
 )
 from server.cli import main
@@ -146,6 +148,11 @@ def test_bench_vision_scores_synthetic_photos_per_board_look(
     counts = [int(part.split("(")[1].split()[0]) for part in paths.split("; ")]
     assert sum(counts) == 3
     assert "no board found" not in paths
+    # Every board counted in one band of cell size, placed right there.
+    sizes = next(line for line in out if line.startswith("boards by cell size: "))
+    placed = [part.split(" px ")[1].split()[0] for part in sizes.split(": ")[1].split("; ")]
+    assert sum(int(p.split("/")[1]) for p in placed) == 3
+    assert sum(int(p.split("/")[0]) for p in placed) == 3
 
 
 def move_truth_a_cell(path: Path) -> None:
@@ -196,6 +203,32 @@ def test_boards_are_counted_placed_right_per_band_of_the_confidence_given() -> N
     assert placed_by_confidence(records) == [(0.9, 2, 3), (0.7, 1, 1), (0.5, 1, 1), (0.0, 0, 1)]
 
 
+def test_a_boards_cell_is_its_shortest_side_over_the_lines_between() -> None:
+    # A 9x9 board seen at a slant: 160 pixels wide, 80 tall, over 8 cells.
+    corners = [[100.0, 100.0], [260.0, 100.0], [260.0, 180.0], [100.0, 180.0]]
+    assert cell_pixels(corners, 9) == 10.0
+
+
+def test_boards_are_counted_per_band_of_their_cell_size() -> None:
+    def record(status: str, wrong: int, cell: float | None) -> PhotoRecord:
+        return PhotoRecord("00000", "kaya", 9, status, wrong, 0.5, 1.0, "lines sure", cell=cell)
+
+    records = [
+        record("placed", 0, 30.0),
+        record("placed", 2, 12.0),
+        record("misplaced", 81, 11.9),
+        record("placed", 1, 8.0),
+        record("missed", 81, 5.5),
+        record("placed", 0, None),  # an older record: in no band
+        PhotoRecord("00001", None, 19, "refused", 0, 0.0, 1.0, "no board found"),
+    ]
+    assert points_by_cell(records) == [
+        (12.0, 2, 2, 162, 160),
+        (8.0, 2, 1, 162, 80),
+        (0.0, 1, 0, 81, 0),
+    ]
+
+
 def test_a_photo_record_round_trips_through_its_json_line() -> None:
     record = PhotoRecord(
         photo="00017",
@@ -214,6 +247,8 @@ def test_a_photo_record_round_trips_through_its_json_line() -> None:
     assert blank.outcome() == "refused"
     timed = PhotoRecord("00019", "dark", 9, "placed", 0, 1.0, 88.0, "lines sure", peer_ms=21.5)
     assert PhotoRecord.from_json(timed.to_json()) == timed
+    sized = PhotoRecord("00020", "pale", 13, "placed", 0, 0.9, 90.0, "lines sure", 20.0, 14.25)
+    assert PhotoRecord.from_json(sized.to_json()) == sized
 
 
 def test_a_record_written_before_the_peer_was_timed_still_reads() -> None:

@@ -8,17 +8,19 @@ geometry), and (b) reading the stones on a
 known grid (the camera's per-frame path).
 
 With ``--synthetic DIR`` (a folder written by ``kifu synth photos``), per board
-look: boards found in the right place, photos entirely right, share of
-intersections right counting missed boards as all wrong, no-board photos refused,
-boards missed and boards misplaced (with the confidence each misplaced one was
-given: a wrong board reported sure misleads an arbiter more than a missed one),
-boards placed right per band of the confidence given (:func:`placed_by_confidence`),
-and the median milliseconds of the whole detection, overall and per path it
-took (``PATHS``). Progress goes to stderr. ``--records OUT.jsonl`` also writes
-each photo's outcome (:class:`PhotoRecord`), and ``--against OLD.jsonl`` names
-the photos whose outcome changed since a run that wrote OLD: a change to the
-search is judged by the boards it gains and loses, not by the totals alone,
-and by each photo's time over its peer's against that run's.
+look: boards found in the right place, photos entirely right, share of intersections
+right counting missed boards as all wrong, no-board photos refused, boards missed
+and boards misplaced (with the confidence each misplaced one was given: a wrong
+board reported sure misleads an arbiter more than a missed one), boards placed right
+per band of the confidence given (:func:`placed_by_confidence`), boards placed right
+and points right per band of the board's cell size in pixels
+(:func:`points_by_cell`: where the points are lost), and the median milliseconds of
+the whole detection, overall and per path it took (``PATHS``). Progress goes to
+stderr. ``--records OUT.jsonl`` also writes each photo's outcome
+(:class:`PhotoRecord`), and ``--against OLD.jsonl`` names the photos whose outcome
+changed since a run that wrote OLD: a change to the search is judged by the boards
+it gains and loses, not by the totals alone, and by each photo's time over its
+peer's against that run's.
 
 Both print peers timed on the same photos in the same run, so that figures from
 machines (or days) of different speed can be compared by their ratio: for (a),
@@ -279,6 +281,9 @@ class PhotoRecord:
     path: str
     #: :func:`hough_peer_ms` on the same photo, right after; None in older records.
     peer_ms: float | None = None
+    #: The board's cell in pixels (:func:`cell_pixels` of its true corners); None for
+    #: a photo with no board, and in older records.
+    cell: float | None = None
 
     def to_json(self) -> str:
         """The record as one JSON line (without its newline); :meth:`from_json` reads it back."""
@@ -300,6 +305,7 @@ class PhotoRecord:
                 ms=float(fields["ms"]),
                 path=str(fields["path"]),
                 peer_ms=None if fields.get("peer_ms") is None else float(fields["peer_ms"]),
+                cell=None if fields.get("cell") is None else float(fields["cell"]),
             )
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as error:
             raise ValueError(f"not a photo record: {line.strip()[:80]!r} ({error})") from None
@@ -326,6 +332,50 @@ def placed_by_confidence(records: list[PhotoRecord]) -> list[tuple[float, int, i
     for lower in CONFIDENCE_BANDS:
         given = [r for r in found if lower <= r.confidence < upper]
         bands.append((lower, sum(r.status == "placed" for r in given), len(given)))
+        upper = lower
+    return bands
+
+
+def cell_pixels(corners: npt.ArrayLike, size: int) -> float:
+    """A board's cell in pixels: the shortest side of its corner quadrilateral over ``size - 1``.
+
+    The shortest side, so that a board seen at a slant counts by its most
+    foreshortened cells, which are the hardest to read.
+    """
+    quad = np.asarray(corners, dtype=np.float64).reshape(4, 2)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return float(sides.min()) / (size - 1)
+
+
+#: Cell-size bands (pixels) for :func:`points_by_cell`: each from its bound up to the one before.
+CELL_BANDS = (12.0, 8.0, 0.0)
+
+
+def points_by_cell(records: list[PhotoRecord]) -> list[tuple[float, int, int, int, int]]:
+    """Per band of board cell size: (lower bound, boards, placed right, points, points right).
+
+    Where the points are lost: a far board, its cells a few pixels wide, shows
+    lines a pixel thin or none at all. Boards of records with no cell size
+    (written before it was kept) are left out (``CELL_BANDS``, largest first).
+    """
+    bands = []
+    upper = float("inf")
+    for lower in CELL_BANDS:
+        boards = [
+            r
+            for r in records
+            if r.look is not None and r.cell is not None and lower <= r.cell < upper
+        ]
+        points = sum(r.size * r.size for r in boards)
+        bands.append(
+            (
+                lower,
+                len(boards),
+                sum(r.status == "placed" for r in boards),
+                points,
+                points - sum(r.wrong for r in boards),
+            )
+        )
         upper = lower
     return bands
 
@@ -365,6 +415,7 @@ def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
     ms = _ms(start)
     peer = hough_peer_ms(image)
     look = None if truth["board"] is None else str(truth["params"]["board_look"]["style"])
+    cell = None if look is None else cell_pixels(truth["corners"], size)
     status, wrong = "placed", size * size
     if look is None:
         status, wrong = ("taken" if detection else "refused"), 0
@@ -390,6 +441,7 @@ def _outcome(path: Path, number: int, count: int) -> PhotoRecord:
         ms=round(ms, 1),
         path=_path_taken(detection),
         peer_ms=round(peer, 2),
+        cell=None if cell is None else round(cell, 2),
     )
 
 
@@ -464,6 +516,18 @@ def run_synthetic(
         bands.append(f"{band} {placed}/{found}")
         upper = lower
     print(f"boards placed right by the confidence given: {'; '.join(bands)}")
+    sizes: list[str] = []
+    upper = None
+    for lower, boards, placed, points, good in points_by_cell(outcomes):
+        band = (
+            f"{lower:.0f}+"
+            if upper is None
+            else (f"{lower:.0f}-{upper:.0f}" if lower else f"under {upper:.0f}")
+        )
+        share = f"{100 * good / points:.2f}%" if points else "-"
+        sizes.append(f"{band} px {placed}/{boards} placed right, {share} of points")
+        upper = lower
+    print(f"boards by cell size: {'; '.join(sizes)}")
     print(f"median ms per photo (grid + stones, as stored): {statistics.median(times):.0f}")
     paths = "; ".join(
         f"{name} {statistics.median(by_path[name]):.0f} ({len(by_path[name])} photos)"
