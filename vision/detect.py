@@ -393,8 +393,15 @@ POLISHED_SPREAD = 0.05
 #: stones read 0.042 less sure there; the placements this polish mends read
 #: at most 0.005 less sure. Without the moved corner's own spread, dev 333 #30
 #: (0.25 of a cell off) would lie 0.48 off (its moved corner spreads 0.08).
+#: Round 61 halved the loss allowed from 0.02: fresh 99991 #72 (a tilted
+#: 19×19 with cells of 34 pixels, read near certain at -0.001, placed right)
+#: had a corner moved 0.59 of a cell, under big stones near the camera, and
+#: read -0.018 there: misplaced at 0.71, the worst kind of wrong board. At
+#: 0.01 the four mends above stand (6161 #261, 5150 #71, 555 #271, 1357 #90)
+#: and 1111 #283 is left where it was (0.42 off, 0 points wrong; 1 after the
+#: polish, which read 0.017 less sure).
 POLISHED_CORNER_CELLS = 0.4
-POLISHED_CORNER_UNSURER = 0.02
+POLISHED_CORNER_UNSURER = 0.01
 #: A placement under ``DISPUTED_BELOW`` that neither way above lays on the
 #: refiner's corners, where the refiner moved a corner ``POLISHED_CELLS`` or
 #: more (none a shift), its spread at most ``POLISHED_SURE_SPREAD`` at each,
