@@ -13,6 +13,7 @@ import pytest
 from server.bench.vision import (
     PhotoRecord,
     _against_peer,
+    _band_names,
     _path_taken,
     aligned_board,
     cell_pixels,
@@ -201,6 +202,11 @@ def test_boards_are_counted_placed_right_per_band_of_the_confidence_given() -> N
         PhotoRecord("00001", None, 19, "refused", 0, 0.0, 1.0, "no board found"),
     ]
     assert placed_by_confidence(records) == [(0.9, 2, 3), (0.7, 1, 1), (0.5, 1, 1), (0.0, 0, 1)]
+
+
+def test_bands_are_named_by_their_bounds_highest_first() -> None:
+    assert _band_names([0.9, 0.7, 0.5, 0.0], ".1f") == ["0.9+", "0.7-0.9", "0.5-0.7", "under 0.5"]
+    assert _band_names([12.0, 8.0, 0.0], ".0f") == ["12+", "8-12", "under 8"]
 
 
 def test_a_boards_cell_is_its_shortest_side_over_the_lines_between() -> None:

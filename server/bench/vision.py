@@ -380,6 +380,18 @@ def points_by_cell(records: list[PhotoRecord]) -> list[tuple[float, int, int, in
     return bands
 
 
+def _band_names(lowers: list[float], spec: str) -> list[str]:
+    """Names of bands by their lower bounds, highest first: ``0.9+``, ``0.7-0.9``, ``under 0.5``."""
+    names = []
+    for k, lower in enumerate(lowers):
+        if k == 0:
+            names.append(f"{lower:{spec}}+")
+        else:
+            upper = lowers[k - 1]
+            names.append(f"{lower:{spec}}-{upper:{spec}}" if lower else f"under {upper:{spec}}")
+    return names
+
+
 def read_records(path: Path) -> dict[str, PhotoRecord]:
     """A ``--records`` file, by photo; ``ValueError`` naming the line at fault."""
     records = {}
@@ -506,27 +518,20 @@ def run_synthetic(
         f"boards missed: {missed}; misplaced: {len(misplaced)}"
         + (f" (their confidence: {given})" if misplaced else "")
     )
-    bands: list[str] = []
-    upper = None
-    for lower, placed, found in placed_by_confidence(outcomes):
-        if upper is None:
-            band = f"{lower:.1f}+"
-        else:
-            band = f"{lower:.1f}-{upper:.1f}" if lower else f"under {upper:.1f}"
-        bands.append(f"{band} {placed}/{found}")
-        upper = lower
+    by_confidence = placed_by_confidence(outcomes)
+    names = _band_names([lower for lower, *_ in by_confidence], ".1f")
+    bands = [
+        f"{name} {placed}/{found}"
+        for name, (_, placed, found) in zip(names, by_confidence, strict=True)
+    ]
     print(f"boards placed right by the confidence given: {'; '.join(bands)}")
-    sizes: list[str] = []
-    upper = None
-    for lower, boards, placed, points, good in points_by_cell(outcomes):
-        band = (
-            f"{lower:.0f}+"
-            if upper is None
-            else (f"{lower:.0f}-{upper:.0f}" if lower else f"under {upper:.0f}")
-        )
-        share = f"{100 * good / points:.2f}%" if points else "-"
-        sizes.append(f"{band} px {placed}/{boards} placed right, {share} of points")
-        upper = lower
+    by_cell = points_by_cell(outcomes)
+    names = _band_names([lower for lower, *_ in by_cell], ".0f")
+    sizes = [
+        f"{name} px {placed}/{boards} placed right, "
+        + (f"{100 * good / points:.2f}% of points" if points else "no points")
+        for name, (_, boards, placed, points, good) in zip(names, by_cell, strict=True)
+    ]
     print(f"boards by cell size: {'; '.join(sizes)}")
     print(f"median ms per photo (grid + stones, as stored): {statistics.median(times):.0f}")
     paths = "; ".join(
