@@ -80,6 +80,14 @@ def test_fit_lattice_skips_gaps_and_ignores_a_stray_line() -> None:
     assert (lattice.origin - 10.0) / 7.5 == pytest.approx(round((lattice.origin - 10.0) / 7.5))
 
 
+def test_fit_lattice_finds_no_lattice_in_positions_a_billionth_of_a_pixel_apart() -> None:
+    # A line search on a blank stretch of a photo (dev 31337 #219) gave such
+    # positions: their gaps round to a spacing of nothing, which fits no lattice
+    # (and divided by zero before).
+    positions = 100.0 + 1e-9 * np.arange(6)
+    assert fit_lattice(positions, np.ones(6), lines=19) is None
+
+
 def test_comb_lattices_find_a_grid_in_a_profile_with_lines_missing() -> None:
     # 19 lines 20.3 samples apart from 100; five hidden under stones, a stray
     # table edge at 40, noise everywhere.

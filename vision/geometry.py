@@ -276,6 +276,7 @@ def fit_lattice(
     line_weight = median(mweights)
     gaps = np.diff(merged)
     candidates = np.unique(np.round(gaps[gaps > spread / (lines * 3.0)], 6))
+    candidates = candidates[candidates > 0]  # gaps of a millionth of a pixel round to none
     best: tuple[float, Lattice1D] | None = None
     for spacing in candidates:
         phase = np.angle(np.sum(mweights * np.exp(2j * np.pi * merged / spacing)))
