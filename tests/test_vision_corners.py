@@ -496,6 +496,24 @@ def test_a_doubted_placement_whose_stones_read_as_a_guess_is_no_board(
         assert _farthest_corner(doubted.corners, photo.corners) > 0.5 * cell
 
 
+def test_a_placement_refused_as_a_guess_leaves_the_network_to_place_the_board() -> None:
+    # Fresh 24601 #61 (benched before it was looked at): a 13×13 with cells of
+    # 9 pixels. The lines' grid lies 2.3 cells off and reads at 0, so it is no
+    # board; until round 62 nothing else was tried. The network's corners, as
+    # the refiner places them (sure of each, spread 0.06 of a cell at most),
+    # lie within 0.2 of a cell of the truth.
+    photo = render_photo(seed=photo_seed(24601, 61), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=13)
+    assert found and found.details["refined"] and found.details["learned"] > 0.5
+    assert "guessed" not in found.details and "disputed" not in found.details
+    assert farthest_corner_cells(found.corners, photo.corners, 13) < 0.2
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "_placed_on_corners", lambda *args, **kw: "not tried")
+        refused = detect_board(photo.image, size=13)
+    assert not refused and "its stones read no surer than a guess" in refused.reason
+
+
 def test_a_doubted_placement_on_lines_that_go_on_past_its_sides_is_no_board() -> None:
     # Fresh seed 16180 #35 (benched before it was looked at: its one no-board
     # photo taken): a floor of square tiles and five loose stones. The lines

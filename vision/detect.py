@@ -428,7 +428,13 @@ POLISHED_SURE_SPREAD = 0.2
 #: since) each took a no-board photo: a tiled floor read as an empty board
 #: (16180 #35, at 0.3, lines beyond at 0.62 to 1.23 of the outer lines'
 #: darkness on each of three sides shown) and a stone bowl under a sliver of a
-#: grid (14142 #189, at 0).
+#: grid (14142 #189, at 0). Round 62: a placement so refused leaves the
+#: network's corners to place the board as the last search does, but never as
+#: a mere guess. Fresh 24601 #61 (a 13×13, cells of 9 pixels, the lines' grid
+#: 2.3 cells off at 0) is then placed on corners the refiner is sure of (0.17
+#: of a cell off at most); 3333 #121 (their grid would lie 2.4 cells off, only
+#: a guess) and the two no-board photos stay refused. Of 191 photos six seeds
+#: refused or missed, no other reaches this.
 DOUBTED_REFUSED = 0.05
 LINES_GO_ON = 0.5
 LINES_GO_ON_SIDES = 3
@@ -1097,11 +1103,15 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     grid replaces it (:func:`_shifted`). Failing that, where the refiner moved
     one more than ``DISPUTED_CELLS``, the placement stands at confidence at most
     ``DOUBTED_CONFIDENCE`` (``details["doubted"]``): the refiner sees its board
-    elsewhere. Where it moved none so far, the placement may be laid where it
-    put them (:func:`_polished`). Where it moved every corner so far and the
-    network sees no four corners at all, no board is found: a tiled floor's
-    lines read as an empty board's (fresh 8282 #237, a floor of square tiles
-    with a loose stone, at 0.3), and the two looks see no board there. Dev
+    elsewhere, unless its stones read under ``DOUBTED_REFUSED``: then the
+    placement is no board, and the network's corners are placed and checked as
+    the last search places them (:func:`_placed_on_corners`, as a guess not its
+    first: never a mere guess), failing which no board is found. Where it moved
+    none so far, the placement may be laid where it put them (:func:`_polished`).
+    Where it moved every corner so far and the network sees no four corners
+    at all, no board is found: a tiled floor's lines read as an empty board's
+    (fresh 8282 #237, a floor of square tiles with a loose stone, at 0.3), and
+    the two looks see no board there. Dev
     photos (eighteen seeds): of the 174 placements at ``DOUBTED_CONFIDENCE``
     or less, 10 are doubted, and the network sees no corners for that one only.
 
@@ -1165,6 +1175,11 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "network sees no board",
         )
     if found.confidence < DOUBTED_REFUSED:
+        if guess is not None:
+            # The placement is no board; the network's corners may still place one.
+            placed = _placed_on_corners(image, grid.size, guess, first=False)
+            if isinstance(placed, BoardDetection):
+                return placed
         return BoardDetection(
             grid=None,
             reason="no board found: a grid placed, but its stones read no surer than a "
