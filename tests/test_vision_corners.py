@@ -444,6 +444,27 @@ def test_a_corner_polish_on_which_the_stones_read_much_less_sure_is_not_laid(
     assert np.linalg.norm(polished.corners - photo.corners, axis=1).max() >= 0.5 * cell
 
 
+def test_a_corner_polish_on_a_board_that_reads_unsure_anyway_may_read_less_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh 86420 #145 (round 61's held-out seed): a blurred 19×19 seen low,
+    # cells of 10 pixels, placed by its outline at 0.5 with a corner 0.70 of a
+    # cell off. The refiner, very sure of it, moves that corner onto the truth,
+    # where the stones read -0.032 against -0.022: 0.011 less sure, over the
+    # 0.01 allowed alone, but 1.5 times as unsure (a right board the polish
+    # would break reads 11 times as unsure or more).
+    photo = render_photo(seed=photo_seed(86420, 145), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found.details["polished_corner"] >= POLISHED_CORNER_CELLS
+    assert found.confidence == pytest.approx(0.5)
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.2
+    monkeypatch.setattr(vision.detect, "POLISHED_CORNER_TIMES", 1.0)
+    unpolished = detect_board(photo.image, size=19)
+    assert "polished_corner" not in unpolished.details
+    assert farthest_corner_cells(unpolished.corners, photo.corners, 19) > 0.5
+
+
 @pytest.mark.parametrize(
     ("run", "index", "misplaced", "confidence"),
     [

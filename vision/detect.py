@@ -400,8 +400,21 @@ POLISHED_SPREAD = 0.05
 #: 0.01 the four mends above stand (6161 #261, 5150 #71, 555 #271, 1357 #90)
 #: and 1111 #283 is left where it was (0.42 off, 0 points wrong; 1 after the
 #: polish, which read 0.017 less sure).
+#: Round 62: or at most ``POLISHED_CORNER_TIMES`` times as unsure, whichever
+#: allows more. A loss of certainty means more on a board read near certain
+#: than on a blurred far one that reads unsure on its true grid too. On six
+#: seeds' 957 placements under 0.9, 11 reach this polish: the three it would
+#: move off the truth read 11 times as unsure or more (99991 #72 -0.001 to
+#: -0.018, 86420 #259 -0.0000 to -0.012, 27182 #195 -0.002 to -0.028; and
+#: 2222 #229 above, -0.0001 to -0.042), the eight it moves toward the truth at
+#: most 2.7 times: five laid before, and now 86420 #145 (a blurred 19×19 with
+#: cells of 10 pixels, misplaced at 0.5 with a corner 0.70 of a cell off:
+#: -0.022 to -0.032, now 0.12 off), 86420 #245 (0.40 to 0.13 off) and 99991
+#: #102 (0.43 to 0.06); also 1111 #283 (0.47 to 0.15 off, 1 point more
+#: misread).
 POLISHED_CORNER_CELLS = 0.4
 POLISHED_CORNER_UNSURER = 0.01
+POLISHED_CORNER_TIMES = 3.0
 #: A placement under ``DISPUTED_BELOW`` that neither way above lays on the
 #: refiner's corners, where the refiner moved a corner ``POLISHED_CELLS`` or
 #: more (none a shift), its spread at most ``POLISHED_SURE_SPREAD`` at each,
@@ -1229,7 +1242,8 @@ def _polished(
     moved one corner ``POLISHED_CORNER_CELLS`` or more, very sure of where it
     put each corner it moved so and sure of the others (``SHIFTED_SPREAD``),
     and the stones read at most ``POLISHED_CORNER_UNSURER`` less sure on the
-    grid there: a placement that got a corner wrong, which the mean move and
+    grid there, or at most ``POLISHED_CORNER_TIMES`` times as unsure: a
+    placement that got a corner wrong, which the mean move and
     the stones alone hardly tell. ``details["polished_corner"]`` is the
     farthest move, in cells. Failing both, where the refiner is less sure but
     the stones read clearly surer there (:func:`_surer_polished`).
@@ -1261,7 +1275,15 @@ def _corner_polished(
     spread = corner_spread(image, own, grid.size)
     if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
         return None
-    return _laid_on_own(image, found, own, -POLISHED_CORNER_UNSURER, "polished_corner", moves)
+    return _laid_on_own(
+        image,
+        found,
+        own,
+        -POLISHED_CORNER_UNSURER,
+        "polished_corner",
+        moves,
+        times=POLISHED_CORNER_TIMES,
+    )
 
 
 def _surer_polished(
@@ -1294,12 +1316,16 @@ def _laid_on_own(
     surer: float,
     key: str,
     moves: npt.NDArray[np.float64],
+    *,
+    times: float | None = None,
 ) -> BoardDetection | None:
     """``found`` laid on its refined corners ``own`` where its stones read ``surer`` there.
 
     At the placement's confidence (the board is no surer for being placed
     closer); ``surer`` may be negative (a little less sure will do), and
-    ``details[key]`` is the farthest corner's move, in cells.
+    ``details[key]`` is the farthest corner's move, in cells. With ``times``,
+    stones reading at most that many times as unsure will do too (a
+    certainty is at most 0), where that allows more.
     """
     grid = found.grid
     assert grid is not None
@@ -1309,7 +1335,8 @@ def _laid_on_own(
         return None
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
     sure_polished = certainty(image, polished)
-    if sure_polished < sure + surer:
+    floor = sure + surer if times is None else min(sure + surer, times * sure)
+    if sure_polished < floor:
         return None
     details = {**found.details, key: float(moves.max()), "certainty": sure_polished}
     return BoardDetection(grid=polished, confidence=found.confidence, details=details)
