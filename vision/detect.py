@@ -345,6 +345,17 @@ SHIFTED_CELLS = 0.5
 #: 744 random squares on the 248 no-board dev photos). So 0.12: dev 2222 #94
 #: (a 9×9 half a cell off, which it moves to within 0.07) spreads 0.11.
 SHIFTED_SPREAD = 0.12
+#: Round 62: an unsure placement's move as a whole (:func:`_shifted`) asks a
+#: spread of at most this, not ``SHIFTED_SPREAD``: a nearly full board's
+#: corners lie under stones, where the refiner is less sure though right. On
+#: six seeds' 957 placements under 0.9 (dev 27182 and 31337, fresh 24601,
+#: 86420, 65537 and 99991), 11 are moved so: the 8 it is sure of at 0.12
+#: (spread 0.012 to 0.077) lay 0.7 to 2.2 cells off and are placed within 0.14
+#: of a cell; two nearly full boards, doubted before, spread 0.128 and 0.150
+#: (86420 #166, a 19×19 a line off at 0.3, to 0.34 of a cell off; 27182 #231,
+#: a 9×9, 1.41 to 0.30 off). The last, 31337 #46 (spread 0.23), would lie 0.71
+#: off, and no-board photos spread 0.185 or more (above): so 0.16, between.
+SHIFT_SPREAD = 0.16
 #: Where the network is this sure of its corners (``LEARNED_HEAT`` asks 0.4)...
 AGREED_HEAT = 0.5
 #: ... and the refiner moves none more than this many cells, two looks agree on
@@ -1490,12 +1501,12 @@ def _shifted(
     Called where the refiner moved them ``SHIFTED_CELLS`` or more on average:
     the grid as a whole, not one corner it misread. Where it is sure of all four
     where it put them (:func:`vision.corners.corner_spread` at most
-    ``SHIFTED_SPREAD``), their grid replaces the placement, however its stones
+    ``SHIFT_SPREAD``), their grid replaces the placement, however its stones
     read: a grid part of a cell off reads them about as sure as the true one.
     Its confidence is at most ``FAINT_CONFIDENCE`` and falls with how unsure
     its stones read (``UNSURE_READING``).
     """
-    moved = _grid_on_sure_corners(image, grid, own, SHIFTED_SPREAD)
+    moved = _grid_on_sure_corners(image, grid, own, SHIFT_SPREAD)
     if moved is None:
         return None
     sure = certainty(image, moved)
