@@ -1135,9 +1135,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
     (fresh 8282 #237, a floor of square tiles with a loose stone, at 0.3), and
-    the two looks see no board there. Dev
-    photos (eighteen seeds): of the 174 placements at ``DOUBTED_CONFIDENCE``
-    or less, 10 are doubted, and the network sees no corners for that one only.
+    the two looks see no board there. Dev photos (eighteen seeds): of the 174
+    placements at ``DOUBTED_CONFIDENCE`` or less, 10 are doubted, and the
+    network sees no corners for that one only.
 
     The placement's own corners, refined, need no network: on dev 555 #268 (a
     window a column off, confidence 0.54) the network sees no corners, and the
@@ -1254,10 +1254,10 @@ def _polished(
     put each corner it moved so and sure of the others (``SHIFTED_SPREAD``),
     and the stones read at most ``POLISHED_CORNER_UNSURER`` less sure on the
     grid there, or at most ``POLISHED_CORNER_TIMES`` times as unsure: a
-    placement that got a corner wrong, which the mean move and
-    the stones alone hardly tell. ``details["polished_corner"]`` is the
-    farthest move, in cells. Failing both, where the refiner is less sure but
-    the stones read clearly surer there (:func:`_surer_polished`).
+    placement that got a corner wrong, which the mean move and the stones
+    alone hardly tell. ``details["polished_corner"]`` is the farthest move, in
+    cells. Failing both, where the refiner is less sure but the stones read
+    clearly surer there (:func:`_surer_polished`).
     """
     grid = found.grid
     if grid is None:
