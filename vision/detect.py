@@ -319,7 +319,8 @@ DOUBTED_CONFIDENCE = 0.3
 SHIFTED_CELLS = 0.5
 #: ... and its grid replaces the placement where the refiner is sure of all
 #: four where it put them (their spread, :func:`vision.corners.corner_spread`, at
-#: most this many cells; :func:`_shifted`). Dev photos (hard synthetic, eight
+#: most this many cells; :func:`_shifted`, which asks ``SHIFT_SPREAD`` since
+#: round 62, below). Dev photos (hard synthetic, eight
 #: seeds): of the 1,241 placements under ``DISPUTED_BELOW``, the refiner moves 6
 #: so and is sure of 4, all misplaced: 2222 #21 and #94 and 1357 #219, a cell
 #: and less than a cell off, which it places within 0.2 of a cell (333 #123, 2.4
@@ -421,8 +422,8 @@ POLISHED_SPREAD = 0.05
 #: most 2.7 times: five laid before, and now 86420 #145 (a blurred 19×19 with
 #: cells of 10 pixels, misplaced at 0.5 with a corner 0.70 of a cell off:
 #: -0.022 to -0.032, now 0.12 off), 86420 #245 (0.40 to 0.13 off) and 99991
-#: #102 (0.43 to 0.06); also 1111 #283 (0.47 to 0.15 off, 1 point more
-#: misread).
+#: #102 (0.43 to 0.06); also 1111 #283, left where it was in round 61, now
+#: laid again (0.47 to 0.15 off, 1 point more misread).
 POLISHED_CORNER_CELLS = 0.4
 POLISHED_CORNER_UNSURER = 0.01
 POLISHED_CORNER_TIMES = 3.0
@@ -458,7 +459,8 @@ POLISHED_SURE_SPREAD = 0.2
 #: 2.3 cells off at 0) is then placed on corners the refiner is sure of (0.17
 #: of a cell off at most); 3333 #121 (their grid would lie 2.4 cells off, only
 #: a guess) and the two no-board photos stay refused. Of 191 photos six seeds
-#: refused or missed, no other reaches this.
+#: refused or missed, one other reaches this: 31337 #156, where the network
+#: sees no corners (missed still).
 DOUBTED_REFUSED = 0.05
 LINES_GO_ON = 0.5
 LINES_GO_ON_SIDES = 3
@@ -1336,7 +1338,7 @@ def _laid_on_own(
     closer); ``surer`` may be negative (a little less sure will do), and
     ``details[key]`` is the farthest corner's move, in cells. With ``times``,
     stones reading at most that many times as unsure will do too (a
-    certainty is at most 0), where that allows more.
+    certainty is 0 at best), where that allows more.
     """
     grid = found.grid
     assert grid is not None
