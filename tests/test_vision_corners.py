@@ -1157,3 +1157,23 @@ def _farthest_corner(found: np.ndarray, truth: np.ndarray) -> float:
         float(np.linalg.norm(np.roll(found, turns, axis=0) - truth, axis=1).max())
         for turns in range(4)
     )
+
+
+@pytest.mark.parametrize(("run", "index"), [(65537, 57), (31337, 127)])
+def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_networks(
+    run: int, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Dev 65537 #57, a dark 19×19 of 8-pixel cells in a 640×480 photo (missed),
+    # and 31337 #127, a dark 19×19 of 14-pixel cells (misplaced, a corner 0.57
+    # of a cell off): the refiner moves the network's corners off the grid, to
+    # where the stones read 0.07 and 0.024 less sure than on the network's own.
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("unrefined") and "refined" not in found.details
+    assert found.confidence <= LEARNED_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.4
+    monkeypatch.setattr(vision.detect, "UNREFINED_SURER", np.inf)
+    refined = detect_board(photo.image, size=19)
+    assert not refined or farthest_corner_cells(refined.corners, photo.corners, 19) > 0.5
+

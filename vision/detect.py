@@ -297,6 +297,18 @@ LEARNED_CONFIDENCE = 0.3
 #: cell off). Of the other 6, one would be right (1111 #182, contrast -0.0016).
 GUESSED_CONTRAST = 0.0
 GUESSED_CONFIDENCE = 0.1
+#: The network's own corners take the place of the refiner's where their grid's
+#: stones read this much surer (:func:`_unrefined_surer`). The refiner learned
+#: to place a corner from the lines near it; at cells of eight pixels, blurred,
+#: it can move the network's corners off. Dev photos (hard synthetic, ten seeds,
+#: round 63): of the 504 that reach the learned corners' checks or were placed
+#: under 0.5, 51 place the network's corners (98 times); where their stones read
+#: surer by 0.001 to 0.014, taking them moves five boards off or onto a wrong
+#: grid (24601 #61 and #186, 70707 #90 and #116, 27182 #40) and mends none;
+#: at 0.024 and 0.070 it places 31337 #127 (0.57 → 0.28 of a cell off) and
+#: 65537 #57 (a 19×19 of 8-pixel cells, missed; 0.25 off); four other photos
+#: (0.026 to 0.032) end as before.
+UNREFINED_SURER = 0.02
 #: A placement read less sure than this is checked against the learned corners
 #: (:func:`_disputed`).
 DISPUTED_BELOW = 0.9
@@ -589,7 +601,10 @@ def detect_board(
         the refiner placed them again (``details["own"]``), disputed an unsure
         placement and their grid read surer (:func:`_disputed`);
         ``details["refined"]`` where the grid stands on corners as the refiner
-        placed them again (:func:`vision.corners.refine_corners`), and
+        placed them again (:func:`vision.corners.refine_corners`),
+        ``details["unrefined"]`` where it stands on the network's own corners,
+        its stones reading clearly surer there than on the refiner's
+        (:func:`_unrefined_surer`), and
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
         ``details["shifted"]`` where the refiner moved an unsure placement's
@@ -850,9 +865,13 @@ def _placed_on_corners(
     except VisionError:
         return "its corners make no quadrilateral"
     details = {"learned": guess.heat, "refined": 1.0}
+    # How far the refiner moved the network's corners: the two looks' agreement.
+    agreed = float(_corner_moves(grid, guess.corners).max())
+    unrefined = _unrefined_surer(image, guess, grid)
+    if unrefined is not None:
+        corners, grid, details = guess.corners, unrefined, {"learned": guess.heat, "unrefined": 1.0}
     spreads = corner_spread(image, corners, size)
     spread = float(np.max(spreads))
-    agreed = float(_corner_moves(grid, guess.corners).max())
     sure_corners = spread <= SHIFTED_SPREAD or (
         guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS
     )
@@ -899,6 +918,23 @@ def _placed_on_corners(
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
     )
+
+
+def _unrefined_surer(
+    image: npt.NDArray[np.uint8], guess: CornerGuess, refined: Grid
+) -> Grid | None:
+    """The grid on the network's own corners, where its stones read clearly surer than ``refined``.
+
+    The refiner places corners to a small share of a cell where a cell spans
+    enough pixels to show its lines; on a far, blurred board it can move the
+    network's corners off the board's grid, and the stones then read far less
+    sure than on the network's own (``UNREFINED_SURER``).
+    """
+    try:
+        own = grid_from_corners(guess.corners, size=refined.size, image_shape=refined.image_shape)
+    except VisionError:
+        return None
+    return own if certainty(image, own) >= certainty(image, refined) + UNREFINED_SURER else None
 
 
 def _found_by_three_corners(
