@@ -1177,3 +1177,21 @@ def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_net
     refined = detect_board(photo.image, size=19)
     assert not refined or farthest_corner_cells(refined.corners, photo.corners, 19) > 0.5
 
+
+def test_a_doubted_placement_is_completed_on_the_lines_where_it_reads_as_sure() -> None:
+    # Dev 31337 #46, a dark 19×19 its lines place 1.5 cells off at 0.3: the
+    # refiner, sure of three of its corners, moves them to the board's, and is
+    # unsure of the fourth (0.52 of a cell off, under stones). That corner
+    # sought on the lines lands 0.04 of a cell off, and the stones read a
+    # little surer there (-0.0194) than on the placement (-0.0217).
+    photo = render_photo(seed=photo_seed(31337, 46), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("completed") and "doubted" not in found.details
+    assert found.confidence <= DOUBTED_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "COMPLETED_SURER", np.inf)
+        doubted = detect_board(photo.image, size=19)
+    assert doubted.details.get("doubted")
+    assert farthest_corner_cells(doubted.corners, photo.corners, 19) > 1.0

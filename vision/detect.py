@@ -326,6 +326,15 @@ DISPUTED_HEAT = 0.25
 #: network's and 2222 #21 shifted; 3 are doubted: 3333 #121 (3 cells off, at 0),
 #: and 3333 #28 and #115, placed right (at 0.42 and 0.74 before).
 DOUBTED_CONFIDENCE = 0.3
+#: A doubted placement gives way to its refined corners, the one the refiner is
+#: unsure of sought on the lines, where their grid's stones read at least this
+#: much surer (:func:`_doubted_completed`). Dev photos (hard synthetic, ten
+#: seeds, round 63): of the 191 placed under 0.5, two reach it. 31337 #46, a
+#: dark 19×19 its lines placed 1.5 cells off at 0.3 (the refiner sure of three
+#: of its corners, unsure of the fourth, 0.52 of a cell off), reads 0.0023
+#: surer with that corner on the lines, 0.04 of a cell off; 70707 #45, placed
+#: right at 0.3, reads 0.087 less sure so and stays.
+COMPLETED_SURER = 0.0
 #: The refiner moves an unsure placement as a whole where it moves its four
 #: corners this many cells or more on average...
 SHIFTED_CELLS = 0.5
@@ -611,7 +620,9 @@ def detect_board(
         own corners as a whole, sure of each, and their grid replaced it;
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
         and no grid replaced the placement (its confidence then at most
-        ``DOUBTED_CONFIDENCE``; ``details["overruled"]`` where the network's
+        ``DOUBTED_CONFIDENCE``; ``details["completed"]`` where its refined
+        corners did, the one the refiner is unsure of sought on the lines,
+        :func:`_doubted_completed`; ``details["overruled"]`` where the network's
         corners, as refined, replaced it though its stones hardly stand out, at
         confidence at most ``GUESSED_CONFIDENCE``: :func:`_overruled`), and
         ``details["polished"]`` where it moved a placement under
@@ -1254,10 +1265,61 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             reason="no board found: a grid placed, but lines go on past each of its sides "
             "as a floor's tiles do, and the refiner sees its corners elsewhere",
         )
+    completed = _doubted_completed(image, found, own)
+    if completed is not None:
+        return completed
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
     )
+
+
+def _doubted_completed(
+    image: npt.NDArray[np.uint8], found: BoardDetection, own: npt.NDArray[np.float64]
+) -> BoardDetection | None:
+    """A doubted placement replaced by its refined corners, the unsure one sought on the lines.
+
+    Where the refiner moved a corner of the placement more than a cell and is
+    sure of the other three where it put them (``SHIFTED_SPREAD``), the fourth
+    often lies under stones or glare, where it is unsure: the refined grid then
+    reads less sure than the placement, and does not win the dispute. That
+    corner is moved to where the grid's lines lie best on the board's
+    (:func:`vision.grid.corner_on_lines`, as :func:`_completed` does for the
+    network's corners), and the grid, its lines refined or, failing that, as
+    moved, replaces the placement where its stones read at least as sure
+    (``COMPLETED_SURER``), at ``DOUBTED_CONFIDENCE`` at most;
+    ``details["completed"]`` says how far that corner moved, in cells.
+    """
+    grid = found.grid
+    assert grid is not None
+    spreads = corner_spread(image, own, grid.size)
+    if not np.all(np.isfinite(spreads)):
+        return None
+    corner = int(np.argmax(spreads))
+    if float(np.delete(spreads, corner).max()) > SHIFTED_SPREAD:
+        return None
+    try:
+        refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    found_on_lines = corner_on_lines(image, refined, corner)
+    if found_on_lines is None:
+        return None
+    placed, lined = found_on_lines
+    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
+    for completed in (lined, placed):  # lines refined first, as in _completed
+        if completed is None:
+            continue
+        sure_completed = certainty(image, completed)
+        if sure_completed >= sure + COMPLETED_SURER:
+            details = {
+                **found.details,
+                "completed": _corner_moved(refined, completed, corner),
+                "certainty": sure_completed,
+            }
+            confidence = min(found.confidence, DOUBTED_CONFIDENCE)
+            return BoardDetection(grid=completed, confidence=confidence, details=details)
+    return None
 
 
 def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
