@@ -47,6 +47,7 @@ from vision.corners import (
 from vision.detect import (
     AGREED_CELLS,
     AGREED_HEAT,
+    ALTERNATE_LINES,
     DISPUTED_BELOW,
     DOUBTED_CONFIDENCE,
     FAINT_CONFIDENCE,
@@ -66,7 +67,13 @@ from vision.detect import (
     UNSURE_READING,
 )
 from vision.errors import VisionError
-from vision.grid import SURE_EVIDENCE, find_grid, grid_from_corners, lines_beyond
+from vision.grid import (
+    SURE_EVIDENCE,
+    find_grid,
+    grid_from_corners,
+    lines_alternate,
+    lines_beyond,
+)
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -1195,3 +1202,20 @@ def test_a_doubted_placement_is_completed_on_the_lines_where_it_reads_as_sure() 
         doubted = detect_board(photo.image, size=19)
     assert doubted.details.get("doubted")
     assert farthest_corner_cells(doubted.corners, photo.corners, 19) > 1.0
+
+
+def test_a_doubted_grid_laid_on_tiles_at_half_their_spacing_is_no_board() -> None:
+    # Fresh 80808 #30 (round 63, taken at 0.3 when benched): a floor of small
+    # square tiles, two bowls and loose stones, no board. The lines place a
+    # 19×19 on the tiles at half their spacing, reading as a nearly empty
+    # board (three points read as stones), and the refiner moves a corner
+    # more than a cell; but every other line crosses the middle of a tile.
+    photo = render_photo(seed=photo_seed(80808, 30), difficulty="hard")
+    assert photo.board is None
+    found = detect_board(photo.image, size=19)
+    assert not found and "every other line of it lies across bare floor" in found.reason
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "_half_the_tiles", lambda *args: False)
+        doubted = detect_board(photo.image, size=19)
+    assert doubted and doubted.details.get("doubted")
+    assert np.all(lines_alternate(photo.image, doubted.grid) < ALTERNATE_LINES)

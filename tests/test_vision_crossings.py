@@ -8,7 +8,13 @@ import pytest
 
 from tests.test_vision_stretch import cells_off, drawn_board, hard_photo, points_wrong
 from vision import detect_board
-from vision.grid import edge_crossings, grid_from_corners, lines_beyond, settle_on_crossings
+from vision.grid import (
+    edge_crossings,
+    grid_from_corners,
+    lines_alternate,
+    lines_beyond,
+    settle_on_crossings,
+)
 
 
 def test_a_boards_lines_cross_on_its_outer_lines_and_not_beyond() -> None:
@@ -42,6 +48,27 @@ def test_a_floors_joints_go_on_past_every_side() -> None:
     beyond = lines_beyond(floor, grid)
     assert np.isfinite(beyond).all()
     assert np.all(beyond > 0.8)
+
+
+def test_a_boards_lines_all_read_alike() -> None:
+    image, exact = drawn_board()
+    alike = lines_alternate(image, exact)  # rows, then columns
+    assert alike.shape == (2,)
+    assert np.all(alike > 0.8)
+
+
+def test_a_grid_on_a_floor_at_half_its_tiles_spacing_reads_every_other_line_bare() -> None:
+    # The floor of the test above, and a 9×9 grid laid from one joint to the
+    # fourth over: its lines fall on a joint, then across a tile, and so on.
+    floor = np.full((480, 640, 3), 150, np.uint8)
+    for k in range(0, 640, 24):
+        cv2.line(floor, (k, 0), (k, 479), (95, 95, 95), 3)
+    for k in range(0, 480, 24):
+        cv2.line(floor, (0, k), (639, k), (95, 95, 95), 3)
+    first, last = (9 * 24, 5 * 24), (13 * 24, 9 * 24)
+    corners = [first, (last[0], first[1]), last, (first[0], last[1])]
+    grid = grid_from_corners(np.array(corners, float), size=9, image_shape=(480, 640))
+    assert np.all(lines_alternate(floor, grid) < 0.1)
 
 
 def test_a_grid_on_the_board_is_left_where_it_is() -> None:

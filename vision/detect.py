@@ -86,6 +86,7 @@ from vision.grid import (
     find_grid,
     find_wide_region_grid,
     grid_from_corners,
+    lines_alternate,
     lines_beyond,
     settle_on_crossings,
     snap_to_lines,
@@ -483,6 +484,17 @@ POLISHED_SURE_SPREAD = 0.2
 #: refused or missed, one other reaches this: 31337 #156, where the network
 #: sees no corners (missed still).
 DOUBTED_REFUSED = 0.05
+#: A doubted placement is no board where fewer than this share of its points
+#: read as stones and, along each axis, its odd lines read under
+#: ``ALTERNATE_LINES`` as dark as its even ones, or the other way
+#: (:func:`_half_the_tiles`). Fresh 80808 #30 (round 63): a floor of small
+#: square tiles and two bowls, the lines' grid laid at half the tiles'
+#: spacing (0.00 and 0.01; three points read as stones), taken at 0.3. On the
+#: true grids of the 258 boards of ten dev seeds with no more stones than
+#: that share, the lesser axis reads 0.39 or more (median 0.94; one board's
+#: lines too faint to read either way).
+ALTERNATE_STONES = 0.05
+ALTERNATE_LINES = 0.2
 LINES_GO_ON = 0.5
 LINES_GO_ON_SIDES = 3
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
@@ -1265,6 +1277,13 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             reason="no board found: a grid placed, but lines go on past each of its sides "
             "as a floor's tiles do, and the refiner sees its corners elsewhere",
         )
+    if _half_the_tiles(image, grid):
+        return BoardDetection(
+            grid=None,
+            reason="no board found: a grid placed, nearly empty, but every other line of it "
+            "lies across bare floor, as a grid laid on tiles at half their spacing does, "
+            "and the refiner sees its corners elsewhere",
+        )
     completed = _doubted_completed(image, found, own)
     if completed is not None:
         return completed
@@ -1334,6 +1353,20 @@ def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
     return bool(
         np.count_nonzero(shown) >= LINES_GO_ON_SIDES and (beyond[shown] >= LINES_GO_ON).all()
     )
+
+
+def _half_the_tiles(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
+    """Whether a nearly empty grid's odd lines read bare against its even ones, both ways.
+
+    Under ``ALTERNATE_STONES`` of its points read as stones, and on each axis
+    the lines of one parity read under ``ALTERNATE_LINES`` as dark as the
+    other's (:func:`vision.grid.lines_alternate`): a floor's tiles placed at
+    half their spacing, not a board, whose lines are all drawn alike.
+    """
+    alternate = lines_alternate(image, grid)
+    if not np.all(alternate < ALTERNATE_LINES):  # NaN (an axis unread) fails too
+        return False
+    return _stone_share(image, grid) < ALTERNATE_STONES
 
 
 def _polished(

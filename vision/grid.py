@@ -87,6 +87,7 @@ __all__ = [
     "grid_from_corners",
     "lattice_points",
     "line_ridges",
+    "lines_alternate",
     "lines_beyond",
     "snap_to_lines",
     "stretch_to_lines",
@@ -1819,6 +1820,33 @@ def lines_beyond(image: npt.NDArray[np.uint8], grid: Grid, *, reach: int = 2) ->
         for k in range(reach):
             line = darkness[k + 1]
             out[side, k] = np.nan if line is None else line / outer
+    return out
+
+
+def lines_alternate(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
+    """How dark a grid's odd lines read against its even ones, per axis (rows, then columns).
+
+    The lesser of the two medians (each line's darkness as :func:`lines_beyond`
+    reads it) over the greater: about 1 on a board, whose lines are all drawn
+    alike, and near 0 on a floor's tiles the search placed at half their
+    spacing, where every other line lies across the middle of a tile. NaN on
+    an axis where fewer than half its lines are in the photo or neither set of
+    lines is darker than beside it by ``DARKEST_LINE``.
+    """
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    gray = np.asarray(gray, dtype=np.float32)
+    n = grid.size
+    along = np.linspace(0.0, n - 1.0, ALONG_LINE)
+    out = np.full(2, np.nan)
+    for k, axis in enumerate((1, 0)):
+        darkness = [_line_darkness(gray, grid, axis, line, along) for line in range(n)]
+        even = [d for d in darkness[0::2] if d is not None]
+        odd = [d for d in darkness[1::2] if d is not None]
+        if len(even) + len(odd) < n / 2 or not even or not odd:
+            continue
+        low, high = sorted((float(np.median(even)), float(np.median(odd))))
+        if high >= DARKEST_LINE:
+            out[k] = max(low, 0.0) / high
     return out
 
 
