@@ -308,7 +308,9 @@ GUESSED_CONFIDENCE = 0.1
 #: grid (24601 #61 and #186, 70707 #90 and #116, 27182 #40) and mends none;
 #: at 0.024 and 0.070 it places 31337 #127 (0.57 → 0.28 of a cell off) and
 #: 65537 #57 (a 19×19 of 8-pixel cells, missed; 0.25 off); four other photos
-#: (0.026 to 0.032) end as before.
+#: (0.026 to 0.032) end as before. The refiner disagreeing, such a grid is a
+#: guess: at ``GUESSED_CONFIDENCE`` at most (fresh 80808 #129, 6-pixel cells,
+#: is misplaced 0.78 of a cell off so, as on the refiner's corners).
 UNREFINED_SURER = 0.02
 #: A placement read less sure than this is checked against the learned corners
 #: (:func:`_disputed`).
@@ -625,7 +627,7 @@ def detect_board(
         placed them again (:func:`vision.corners.refine_corners`),
         ``details["unrefined"]`` where it stands on the network's own corners,
         its stones reading clearly surer there than on the refiner's
-        (:func:`_unrefined_surer`), and
+        (:func:`_unrefined_surer`; at ``GUESSED_CONFIDENCE`` at most), and
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
         ``details["shifted"]`` where the refiner moved an unsure placement's
@@ -891,6 +893,8 @@ def _placed_on_corners(
     # How far the refiner moved the network's corners: the two looks' agreement.
     agreed = float(_corner_moves(grid, guess.corners).max())
     unrefined = _unrefined_surer(image, guess, grid)
+    # On the network's own corners, the refiner disagreeing: a guess, at most.
+    most_confidence = 1.0 if unrefined is None else GUESSED_CONFIDENCE
     if unrefined is not None:
         corners, grid, details = guess.corners, unrefined, {"learned": guess.heat, "unrefined": 1.0}
     spreads = corner_spread(image, corners, size)
@@ -911,7 +915,7 @@ def _placed_on_corners(
             continue
         moved = float(_corner_moves(grid, checked.corners).max()) if sure_corners else 0.0
         if moved <= KEPT_CELLS:
-            return checked
+            return _at_most(checked, most_confidence)
         left = max(left, moved)
     if sure_corners:
         sure = certainty(image, grid)
@@ -921,10 +925,12 @@ def _placed_on_corners(
             details["agreed"] = agreed
         if left > KEPT_CELLS:
             details["left"] = left
-        return BoardDetection(grid=grid, confidence=confidence, details=details)
+        return BoardDetection(
+            grid=grid, confidence=min(confidence, most_confidence), details=details
+        )
     completed = _completed(image, grid, spreads, details, checks)
     if isinstance(completed, BoardDetection):
-        return completed
+        return _at_most(completed, most_confidence)
     if not first:
         return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
     contrast = half_cell_contrast(image, grid)
@@ -941,6 +947,13 @@ def _placed_on_corners(
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
     )
+
+
+def _at_most(found: BoardDetection, confidence: float) -> BoardDetection:
+    """``found`` at ``confidence`` at most."""
+    if found.confidence <= confidence:
+        return found
+    return BoardDetection(grid=found.grid, confidence=confidence, details=found.details)
 
 
 def _unrefined_surer(
@@ -1191,7 +1204,13 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     elsewhere, unless its stones read under ``DOUBTED_REFUSED``: then the
     placement is no board, and the network's corners are placed and checked as
     the last search places them (:func:`_placed_on_corners`, as a guess not its
-    first: never a mere guess), failing which no board is found. Where it moved
+    first: never a mere guess), failing which no board is found; nor is one
+    where lines go on past its sides (:func:`_lines_go_on`) or it lies on a
+    floor's tiles at half their spacing (:func:`_half_the_tiles`). Else a
+    nearly empty one gives way to the board the network sees elsewhere
+    (:func:`_empty_and_elsewhere`), and one the refiner is sure of three
+    corners of to those corners, the fourth sought on the lines
+    (:func:`_doubted_completed`). Where it moved
     none so far, the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1284,6 +1303,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "lies across bare floor, as a grid laid on tiles at half their spacing does, "
             "and the refiner sees its corners elsewhere",
         )
+    elsewhere_board = _empty_and_elsewhere(image, found, refined, guess)
+    if elsewhere_board is not None:
+        return elsewhere_board
     completed = _doubted_completed(image, found, own)
     if completed is not None:
         return completed
@@ -1291,6 +1313,57 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
     )
+
+
+def _empty_and_elsewhere(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    refined: npt.NDArray[np.float64] | None,
+    guess: CornerGuess | None,
+) -> BoardDetection | None:
+    """A doubted placement that reads empty, replaced by the board the network sees elsewhere.
+
+    A floor's tiles or a table's grain can place a grid that reads as an empty
+    board near certain, surer than a real board nearly full of stones, blurred
+    and seen small, reads on its true grid; no grid that must read surer can
+    win against it (:func:`_learned_grid_wins`). Where the placement reads
+    nearly empty (``EMPTY_STONES``), the network is sure of four corners
+    (``AGREED_HEAT``) more than ``ELSEWHERE_CELLS`` away and the refiner is sure
+    of each where it places them (``SHIFTED_SPREAD``), their grid, centred on
+    its stones and laid on the board, replaces it where it passes the last
+    resorts' floors (:func:`_reads_as_board`), at ``FAINT_CONFIDENCE`` at most:
+    two looks see a board elsewhere, and the placement has no stone to show.
+    Nearly empty: fewer than ``ALTERNATE_STONES`` of its points read as stones.
+    Dev photos (hard synthetic, ten seeds, round 63): of the 191 placed under
+    0.5, one reaches this, 90210 #230: a 9×9 nearly full of stones, blurred,
+    with cells of 14 pixels, beside which the lines laid a 9×9 on the floor's
+    tiles (-0.020, three points read as stones) at 0.3, doubted; the refined
+    network's grid, laid on the board, reads -0.028 and lies 0.26 of a cell
+    off.
+    """
+    grid = found.grid
+    assert grid is not None
+    if refined is None or guess is None or guess.heat < AGREED_HEAT:
+        return None
+    if _stone_share(image, grid) >= ALTERNATE_STONES:
+        return None
+    if _largest_spread(image, refined, grid.size) > SHIFTED_SPREAD:
+        return None
+    try:
+        learned = grid_from_corners(refined, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    apart = _cells_apart(grid, learned)
+    if apart <= ELSEWHERE_CELLS:
+        return None
+    centred, _ = centre_on_stones(image, learned)
+    laid, sure = _laid_on_board(image, centred, certainty(image, centred), {})
+    if _cells_apart(laid, grid) <= DISPUTED_CELLS or not _reads_as_board(image, laid, sure):
+        return None
+    details = {"learned": guess.heat, "refined": 1.0, "disputed": 1.0, "elsewhere": apart}
+    details["certainty"] = sure
+    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
+    return BoardDetection(grid=laid, confidence=confidence, details=details)
 
 
 def _doubted_completed(
