@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from tests.test_vision_stretch import cells_off, drawn_board, hard_photo, points_wrong
 from vision import detect_board
 from vision.grid import (
+    Grid,
     edge_crossings,
     grid_from_corners,
     lines_alternate,
@@ -34,17 +36,28 @@ def test_a_boards_lines_stop_at_its_margin() -> None:
     assert np.all(beyond[shown] < 0.3)  # margin and table, no line
 
 
-def test_a_floors_joints_go_on_past_every_side() -> None:
-    # A grey floor of square tiles, joints every 24 pixels, and a 9×9 grid laid
-    # on its joints in the middle of the photo: a floor's lines go on.
+def tiled_floor() -> npt.NDArray[np.uint8]:
+    """A grey floor of square tiles, 640×480, joints every 24 pixels."""
     floor = np.full((480, 640, 3), 150, np.uint8)
     for k in range(0, 640, 24):
         cv2.line(floor, (k, 0), (k, 479), (95, 95, 95), 3)
     for k in range(0, 480, 24):
         cv2.line(floor, (0, k), (639, k), (95, 95, 95), 3)
-    first, last = (9 * 24, 5 * 24), (17 * 24, 13 * 24)
+    return floor
+
+
+def grid_on_joints(first: tuple[int, int], last: tuple[int, int]) -> Grid:
+    """A 9×9 grid from the joint crossing ``first`` (tiles across, down) to ``last``."""
     corners = [first, (last[0], first[1]), last, (first[0], last[1])]
-    grid = grid_from_corners(np.array(corners, float), size=9, image_shape=(480, 640))
+    pixels = np.array(corners, float) * 24
+    return grid_from_corners(pixels, size=9, image_shape=(480, 640))
+
+
+def test_a_floors_joints_go_on_past_every_side() -> None:
+    # A 9×9 grid laid on the floor's joints in the middle of the photo: a
+    # floor's lines go on.
+    floor = tiled_floor()
+    grid = grid_on_joints((9, 5), (17, 13))
     beyond = lines_beyond(floor, grid)
     assert np.isfinite(beyond).all()
     assert np.all(beyond > 0.8)
@@ -58,17 +71,10 @@ def test_a_boards_lines_all_read_alike() -> None:
 
 
 def test_a_grid_on_a_floor_at_half_its_tiles_spacing_reads_every_other_line_bare() -> None:
-    # The floor of the test above, and a 9×9 grid laid from one joint to the
-    # fourth over: its lines fall on a joint, then across a tile, and so on.
-    floor = np.full((480, 640, 3), 150, np.uint8)
-    for k in range(0, 640, 24):
-        cv2.line(floor, (k, 0), (k, 479), (95, 95, 95), 3)
-    for k in range(0, 480, 24):
-        cv2.line(floor, (0, k), (639, k), (95, 95, 95), 3)
-    first, last = (9 * 24, 5 * 24), (13 * 24, 9 * 24)
-    corners = [first, (last[0], first[1]), last, (first[0], last[1])]
-    grid = grid_from_corners(np.array(corners, float), size=9, image_shape=(480, 640))
-    assert np.all(lines_alternate(floor, grid) < 0.1)
+    # A 9×9 grid laid from one joint to the fourth over: its lines fall on a
+    # joint, then across a tile, and so on.
+    grid = grid_on_joints((9, 5), (13, 9))
+    assert np.all(lines_alternate(tiled_floor(), grid) < 0.1)
 
 
 def test_a_grid_on_the_board_is_left_where_it_is() -> None:
