@@ -1179,8 +1179,9 @@ def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_net
     assert photo.board is not None and photo.corners is not None
     found = detect_board(photo.image, size=19)
     assert found and found.details.get("unrefined") and "refined" not in found.details
+    assert "guessed" not in found.details and "spread" not in found.details
     assert found.confidence <= GUESSED_CONFIDENCE  # the refiner disagrees: a guess
-    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.4
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.5
     monkeypatch.setattr(vision.detect, "UNREFINED_SURER", np.inf)
     refined = detect_board(photo.image, size=19)
     assert not refined or farthest_corner_cells(refined.corners, photo.corners, 19) > 0.5

@@ -77,6 +77,11 @@ def test_a_grid_on_a_floor_at_half_its_tiles_spacing_reads_every_other_line_bare
     assert np.all(lines_alternate(tiled_floor(), grid) < 0.1)
 
 
+def test_a_grid_on_a_bare_floor_alternates_neither_way() -> None:
+    bare = np.full((480, 640, 3), 150, np.uint8)
+    assert np.isnan(lines_alternate(bare, grid_on_joints((9, 5), (13, 9)))).all()
+
+
 def test_a_grid_on_the_board_is_left_where_it_is() -> None:
     image, exact = drawn_board()
     grid, moves = settle_on_crossings(image, exact)

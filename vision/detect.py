@@ -497,6 +497,9 @@ DOUBTED_REFUSED = 0.05
 #: lines too faint to read either way).
 ALTERNATE_STONES = 0.05
 ALTERNATE_LINES = 0.2
+#: A doubted placement with fewer than this share of its points read as stones
+#: gives way to the board the network sees elsewhere (:func:`_empty_and_elsewhere`).
+NEARLY_EMPTY = 0.05
 LINES_GO_ON = 0.5
 LINES_GO_ON_SIDES = 3
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
@@ -647,7 +650,9 @@ def detect_board(
         of it, and the stones read about as sure there). ``details["elsewhere"]``
         is set where the lines placed a nearly empty grid sure and the network
         saw the board's corners that many cells away, so the placement was
-        disputed (:func:`_sure_unless_elsewhere`); ``details["refined_elsewhere"]``
+        disputed (:func:`_sure_unless_elsewhere`), and on the network's grid
+        that replaced a doubted, nearly empty one so
+        (:func:`_empty_and_elsewhere`); ``details["refined_elsewhere"]``
         where the refiner moved a sure placement's corners as a whole, sure of
         each, so many cells on average (both kept where the placement stood
         the dispute; a grid that replaced it names its own way). For a
@@ -833,7 +838,11 @@ def _found_by_learned_corners(
     The very last search, where every other failed (``searched`` says why): the
     network sees a board by its shape where its lines do not show. Its corners
     are placed again by the refiner (:func:`vision.corners.refine_corners`; on
-    200 dev boards a median 0.04 of a cell off, against the network's 0.28).
+    200 dev boards a median 0.04 of a cell off, against the network's 0.28),
+    unless the stones read clearly surer on the network's own
+    (:func:`_unrefined_surer`: then its grid is no surer than a guess's
+    ``GUESSED_CONFIDENCE``, neither taken on the refiner's spread nor given
+    as a mere guess).
     Its grid, centred on its stones and laid on the board, must read as a
     board by the last resorts' floors (:func:`_checked_reading`), or, where
     the network is sure of its corners (``LEARNED_HEAT``), by the weaker floor
@@ -899,8 +908,10 @@ def _placed_on_corners(
         corners, grid, details = guess.corners, unrefined, {"learned": guess.heat, "unrefined": 1.0}
     spreads = corner_spread(image, corners, size)
     spread = float(np.max(spreads))
-    sure_corners = spread <= SHIFTED_SPREAD or (
-        guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS
+    # The refiner's spread says how sure it is of where it puts a corner: of
+    # its own corners, not of the network's it moved away from.
+    sure_corners = unrefined is None and (
+        spread <= SHIFTED_SPREAD or (guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS)
     )
     # The last resorts' floors, then, where the network is sure, the weaker one.
     checks: list[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]]
@@ -931,7 +942,8 @@ def _placed_on_corners(
     completed = _completed(image, grid, spreads, details, checks)
     if isinstance(completed, BoardDetection):
         return _at_most(completed, most_confidence)
-    if not first:
+    if not first or unrefined is not None:
+        # A grid the refiner disagrees with is not given as a mere guess either.
         return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
     contrast = half_cell_contrast(image, grid)
     if contrast > GUESSED_CONTRAST:
@@ -1205,12 +1217,12 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     placement is no board, and the network's corners are placed and checked as
     the last search places them (:func:`_placed_on_corners`, as a guess not its
     first: never a mere guess), failing which no board is found; nor is one
-    where lines go on past its sides (:func:`_lines_go_on`) or it lies on a
-    floor's tiles at half their spacing (:func:`_half_the_tiles`). Else a
-    nearly empty one gives way to the board the network sees elsewhere
-    (:func:`_empty_and_elsewhere`), and one the refiner is sure of three
-    corners of to those corners, the fourth sought on the lines
-    (:func:`_doubted_completed`). Where it moved
+    where lines go on past its sides (:func:`_lines_go_on`). Else a nearly
+    empty one gives way to the board the network sees elsewhere
+    (:func:`_empty_and_elsewhere`); failing that, one laid on a floor's tiles
+    at half their spacing is no board (:func:`_half_the_tiles`), and one the
+    refiner is sure of three corners of gives way to those corners, the
+    fourth sought on the lines (:func:`_doubted_completed`). Where it moved
     none so far, the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1296,6 +1308,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             reason="no board found: a grid placed, but lines go on past each of its sides "
             "as a floor's tiles do, and the refiner sees its corners elsewhere",
         )
+    elsewhere_board = _empty_and_elsewhere(image, found, refined, guess)
+    if elsewhere_board is not None:
+        return elsewhere_board
     if _half_the_tiles(image, grid):
         return BoardDetection(
             grid=None,
@@ -1303,9 +1318,6 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "lies across bare floor, as a grid laid on tiles at half their spacing does, "
             "and the refiner sees its corners elsewhere",
         )
-    elsewhere_board = _empty_and_elsewhere(image, found, refined, guess)
-    if elsewhere_board is not None:
-        return elsewhere_board
     completed = _doubted_completed(image, found, own)
     if completed is not None:
         return completed
@@ -1327,13 +1339,12 @@ def _empty_and_elsewhere(
     board near certain, surer than a real board nearly full of stones, blurred
     and seen small, reads on its true grid; no grid that must read surer can
     win against it (:func:`_learned_grid_wins`). Where the placement reads
-    nearly empty (``EMPTY_STONES``), the network is sure of four corners
+    nearly empty (``NEARLY_EMPTY``), the network is sure of four corners
     (``AGREED_HEAT``) more than ``ELSEWHERE_CELLS`` away and the refiner is sure
     of each where it places them (``SHIFTED_SPREAD``), their grid, centred on
     its stones and laid on the board, replaces it where it passes the last
     resorts' floors (:func:`_reads_as_board`), at ``FAINT_CONFIDENCE`` at most:
     two looks see a board elsewhere, and the placement has no stone to show.
-    Nearly empty: fewer than ``ALTERNATE_STONES`` of its points read as stones.
     Dev photos (hard synthetic, ten seeds, round 63): of the 191 placed under
     0.5, one reaches this, 90210 #230: a 9×9 nearly full of stones, blurred,
     with cells of 14 pixels, beside which the lines laid a 9×9 on the floor's
@@ -1345,7 +1356,7 @@ def _empty_and_elsewhere(
     assert grid is not None
     if refined is None or guess is None or guess.heat < AGREED_HEAT:
         return None
-    if _stone_share(image, grid) >= ALTERNATE_STONES:
+    if _stone_share(image, grid) >= NEARLY_EMPTY:
         return None
     if _largest_spread(image, refined, grid.size) > SHIFTED_SPREAD:
         return None
@@ -1372,8 +1383,8 @@ def _doubted_completed(
     """A doubted placement replaced by its refined corners, the unsure one sought on the lines.
 
     Where the refiner moved a corner of the placement more than a cell and is
-    sure of the other three where it put them (``SHIFTED_SPREAD``), the fourth
-    often lies under stones or glare, where it is unsure: the refined grid then
+    sure of three where it put them (``SHIFTED_SPREAD``) and unsure of the
+    fourth, that one often lies under stones or glare: the refined grid then
     reads less sure than the placement, and does not win the dispute. That
     corner is moved to where the grid's lines lie best on the board's
     (:func:`vision.grid.corner_on_lines`, as :func:`_completed` does for the
@@ -1388,7 +1399,7 @@ def _doubted_completed(
     if not np.all(np.isfinite(spreads)):
         return None
     corner = int(np.argmax(spreads))
-    if float(np.delete(spreads, corner).max()) > SHIFTED_SPREAD:
+    if spreads[corner] <= SHIFTED_SPREAD or np.delete(spreads, corner).max() > SHIFTED_SPREAD:
         return None
     try:
         refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
@@ -1406,6 +1417,7 @@ def _doubted_completed(
         if sure_completed >= sure + COMPLETED_SURER:
             details = {
                 **found.details,
+                "refined": 1.0,
                 "completed": _corner_moved(refined, completed, corner),
                 "certainty": sure_completed,
             }

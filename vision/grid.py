@@ -1830,8 +1830,9 @@ def lines_alternate(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     reads it) over the greater: about 1 on a board, whose lines are all drawn
     alike, and near 0 on a floor's tiles the search placed at half their
     spacing, where every other line lies across the middle of a tile. NaN on
-    an axis where fewer than half its lines are in the photo or neither set of
-    lines is darker than beside it by ``DARKEST_LINE``.
+    an axis where fewer than half its lines are in the photo, either parity
+    has no line in it, or neither is darker than beside it by
+    ``DARKEST_LINE``.
     """
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
     gray = np.asarray(gray, dtype=np.float32)
