@@ -1167,45 +1167,6 @@ def _farthest_corner(found: np.ndarray, truth: np.ndarray) -> float:
     )
 
 
-@pytest.mark.parametrize(("run", "index"), [(65537, 57), (31337, 127)])
-def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_networks(
-    run: int, index: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # Dev 65537 #57, a dark 19×19 of 8-pixel cells in a 640×480 photo (missed),
-    # and 31337 #127, a dark 19×19 of 14-pixel cells (misplaced, a corner 0.57
-    # of a cell off): the refiner moves the network's corners off the grid, to
-    # where the stones read 0.07 and 0.024 less sure than on the network's own.
-    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
-    assert photo.board is not None and photo.corners is not None
-    found = detect_board(photo.image, size=19)
-    assert found and found.details.get("unrefined") and "refined" not in found.details
-    assert "guessed" not in found.details and "spread" not in found.details
-    assert found.confidence <= GUESSED_CONFIDENCE  # the refiner disagrees: a guess
-    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.5
-    monkeypatch.setattr(vision.detect, "UNREFINED_SURER", np.inf)
-    refined = detect_board(photo.image, size=19)
-    assert not refined or farthest_corner_cells(refined.corners, photo.corners, 19) > 0.5
-
-
-def test_a_doubted_placement_is_completed_on_the_lines_where_it_reads_as_sure() -> None:
-    # Dev 31337 #46, a dark 19×19 its lines place 1.5 cells off at 0.3: the
-    # refiner, sure of three of its corners, moves them to the board's, and is
-    # unsure of the fourth (0.52 of a cell off, under stones). That corner
-    # sought on the lines lands 0.04 of a cell off, and the stones read a
-    # little surer there (-0.0194) than on the placement (-0.0217).
-    photo = render_photo(seed=photo_seed(31337, 46), difficulty="hard")
-    assert photo.board is not None and photo.corners is not None
-    found = detect_board(photo.image, size=19)
-    assert found and found.details.get("completed") and "doubted" not in found.details
-    assert found.confidence <= DOUBTED_CONFIDENCE
-    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vision.detect, "COMPLETED_SURER", np.inf)
-        doubted = detect_board(photo.image, size=19)
-    assert doubted.details.get("doubted")
-    assert farthest_corner_cells(doubted.corners, photo.corners, 19) > 1.0
-
-
 def test_a_doubted_grid_laid_on_tiles_at_half_their_spacing_is_no_board() -> None:
     # Fresh 80808 #30 (round 63, taken at 0.3 when benched): a floor of small
     # square tiles, two bowls and loose stones, no board. The lines place a

@@ -298,20 +298,6 @@ LEARNED_CONFIDENCE = 0.3
 #: cell off). Of the other 6, one would be right (1111 #182, contrast -0.0016).
 GUESSED_CONTRAST = 0.0
 GUESSED_CONFIDENCE = 0.1
-#: The network's own corners take the place of the refiner's where their grid's
-#: stones read this much surer (:func:`_unrefined_surer`). The refiner learned
-#: to place a corner from the lines near it; at cells of eight pixels, blurred,
-#: it can move the network's corners off. Dev photos (hard synthetic, ten seeds,
-#: round 63): of the 504 that reach the learned corners' checks or were placed
-#: under 0.5, 51 place the network's corners (98 times); where their stones read
-#: surer by 0.001 to 0.014, taking them moves five boards off or onto a wrong
-#: grid (24601 #61 and #186, 70707 #90 and #116, 27182 #40) and mends none;
-#: at 0.024 and 0.070 it places 31337 #127 (0.57 → 0.28 of a cell off) and
-#: 65537 #57 (a 19×19 of 8-pixel cells, missed; 0.25 off); four other photos
-#: (0.026 to 0.032) end as before. The refiner disagreeing, such a grid is a
-#: guess: at ``GUESSED_CONFIDENCE`` at most (fresh 80808 #129, 6-pixel cells,
-#: is misplaced 0.78 of a cell off so, as on the refiner's corners).
-UNREFINED_SURER = 0.02
 #: A placement read less sure than this is checked against the learned corners
 #: (:func:`_disputed`).
 DISPUTED_BELOW = 0.9
@@ -329,15 +315,6 @@ DISPUTED_HEAT = 0.25
 #: network's and 2222 #21 shifted; 3 are doubted: 3333 #121 (3 cells off, at 0),
 #: and 3333 #28 and #115, placed right (at 0.42 and 0.74 before).
 DOUBTED_CONFIDENCE = 0.3
-#: A doubted placement gives way to its refined corners, the one the refiner is
-#: unsure of sought on the lines, where their grid's stones read at least this
-#: much surer (:func:`_doubted_completed`). Dev photos (hard synthetic, ten
-#: seeds, round 63): of the 191 placed under 0.5, two reach it. 31337 #46, a
-#: dark 19×19 its lines placed 1.5 cells off at 0.3 (the refiner sure of three
-#: of its corners, unsure of the fourth, 0.52 of a cell off), reads 0.0023
-#: surer with that corner on the lines, 0.04 of a cell off; 70707 #45, placed
-#: right at 0.3, reads 0.087 less sure so and stays.
-COMPLETED_SURER = 0.0
 #: The refiner moves an unsure placement as a whole where it moves its four
 #: corners this many cells or more on average...
 SHIFTED_CELLS = 0.5
@@ -627,19 +604,14 @@ def detect_board(
         the refiner placed them again (``details["own"]``), disputed an unsure
         placement and their grid read surer (:func:`_disputed`);
         ``details["refined"]`` where the grid stands on corners as the refiner
-        placed them again (:func:`vision.corners.refine_corners`),
-        ``details["unrefined"]`` where it stands on the network's own corners,
-        its stones reading clearly surer there than on the refiner's
-        (:func:`_unrefined_surer`; at ``GUESSED_CONFIDENCE`` at most), and
+        placed them again (:func:`vision.corners.refine_corners`), and
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
         ``details["shifted"]`` where the refiner moved an unsure placement's
         own corners as a whole, sure of each, and their grid replaced it;
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
         and no grid replaced the placement (its confidence then at most
-        ``DOUBTED_CONFIDENCE``; ``details["completed"]`` where its refined
-        corners did, the one the refiner is unsure of sought on the lines,
-        :func:`_doubted_completed`; ``details["overruled"]`` where the network's
+        ``DOUBTED_CONFIDENCE``; ``details["overruled"]`` where the network's
         corners, as refined, replaced it though its stones hardly stand out, at
         confidence at most ``GUESSED_CONFIDENCE``: :func:`_overruled`), and
         ``details["polished"]`` where it moved a placement under
@@ -838,11 +810,7 @@ def _found_by_learned_corners(
     The very last search, where every other failed (``searched`` says why): the
     network sees a board by its shape where its lines do not show. Its corners
     are placed again by the refiner (:func:`vision.corners.refine_corners`; on
-    200 dev boards a median 0.04 of a cell off, against the network's 0.28),
-    unless the stones read clearly surer on the network's own
-    (:func:`_unrefined_surer`: then its grid is no surer than a guess's
-    ``GUESSED_CONFIDENCE``, neither taken on the refiner's spread nor given
-    as a mere guess).
+    200 dev boards a median 0.04 of a cell off, against the network's 0.28).
     Its grid, centred on its stones and laid on the board, must read as a
     board by the last resorts' floors (:func:`_checked_reading`), or, where
     the network is sure of its corners (``LEARNED_HEAT``), by the weaker floor
@@ -899,19 +867,11 @@ def _placed_on_corners(
     except VisionError:
         return "its corners make no quadrilateral"
     details = {"learned": guess.heat, "refined": 1.0}
-    # How far the refiner moved the network's corners: the two looks' agreement.
-    agreed = float(_corner_moves(grid, guess.corners).max())
-    unrefined = _unrefined_surer(image, guess, grid)
-    # On the network's own corners, the refiner disagreeing: a guess, at most.
-    most_confidence = 1.0 if unrefined is None else GUESSED_CONFIDENCE
-    if unrefined is not None:
-        corners, grid, details = guess.corners, unrefined, {"learned": guess.heat, "unrefined": 1.0}
     spreads = corner_spread(image, corners, size)
     spread = float(np.max(spreads))
-    # The refiner's spread says how sure it is of where it puts a corner: of
-    # its own corners, not of the network's it moved away from.
-    sure_corners = unrefined is None and (
-        spread <= SHIFTED_SPREAD or (guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS)
+    agreed = float(_corner_moves(grid, guess.corners).max())
+    sure_corners = spread <= SHIFTED_SPREAD or (
+        guess.heat >= AGREED_HEAT and agreed <= AGREED_CELLS
     )
     # The last resorts' floors, then, where the network is sure, the weaker one.
     checks: list[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]]
@@ -926,7 +886,7 @@ def _placed_on_corners(
             continue
         moved = float(_corner_moves(grid, checked.corners).max()) if sure_corners else 0.0
         if moved <= KEPT_CELLS:
-            return _at_most(checked, most_confidence)
+            return checked
         left = max(left, moved)
     if sure_corners:
         sure = certainty(image, grid)
@@ -936,14 +896,11 @@ def _placed_on_corners(
             details["agreed"] = agreed
         if left > KEPT_CELLS:
             details["left"] = left
-        return BoardDetection(
-            grid=grid, confidence=min(confidence, most_confidence), details=details
-        )
+        return BoardDetection(grid=grid, confidence=confidence, details=details)
     completed = _completed(image, grid, spreads, details, checks)
     if isinstance(completed, BoardDetection):
-        return _at_most(completed, most_confidence)
-    if not first or unrefined is not None:
-        # A grid the refiner disagrees with is not given as a mere guess either.
+        return completed
+    if not first:
         return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
     contrast = half_cell_contrast(image, grid)
     if contrast > GUESSED_CONTRAST:
@@ -959,30 +916,6 @@ def _placed_on_corners(
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
     )
-
-
-def _at_most(found: BoardDetection, confidence: float) -> BoardDetection:
-    """``found`` at ``confidence`` at most."""
-    if found.confidence <= confidence:
-        return found
-    return BoardDetection(grid=found.grid, confidence=confidence, details=found.details)
-
-
-def _unrefined_surer(
-    image: npt.NDArray[np.uint8], guess: CornerGuess, refined: Grid
-) -> Grid | None:
-    """The grid on the network's own corners, where its stones read clearly surer than ``refined``.
-
-    The refiner places corners to a small share of a cell where a cell spans
-    enough pixels to show its lines; on a far, blurred board it can move the
-    network's corners off the board's grid, and the stones then read far less
-    sure than on the network's own (``UNREFINED_SURER``).
-    """
-    try:
-        own = grid_from_corners(guess.corners, size=refined.size, image_shape=refined.image_shape)
-    except VisionError:
-        return None
-    return own if certainty(image, own) >= certainty(image, refined) + UNREFINED_SURER else None
 
 
 def _found_by_three_corners(
@@ -1220,9 +1153,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     where lines go on past its sides (:func:`_lines_go_on`). Else a nearly
     empty one gives way to the board the network sees elsewhere
     (:func:`_empty_and_elsewhere`); failing that, one laid on a floor's tiles
-    at half their spacing is no board (:func:`_half_the_tiles`), and one the
-    refiner is sure of three corners of gives way to those corners, the
-    fourth sought on the lines (:func:`_doubted_completed`). Where it moved
+    at half their spacing is no board (:func:`_half_the_tiles`). Where it moved
     none so far, the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1318,9 +1249,6 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "lies across bare floor, as a grid laid on tiles at half their spacing does, "
             "and the refiner sees its corners elsewhere",
         )
-    completed = _doubted_completed(image, found, own)
-    if completed is not None:
-        return completed
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
@@ -1375,55 +1303,6 @@ def _empty_and_elsewhere(
     details["certainty"] = sure
     confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
     return BoardDetection(grid=laid, confidence=confidence, details=details)
-
-
-def _doubted_completed(
-    image: npt.NDArray[np.uint8], found: BoardDetection, own: npt.NDArray[np.float64]
-) -> BoardDetection | None:
-    """A doubted placement replaced by its refined corners, the unsure one sought on the lines.
-
-    Where the refiner moved a corner of the placement more than a cell and is
-    sure of three where it put them (``SHIFTED_SPREAD``) and unsure of the
-    fourth, that one often lies under stones or glare: the refined grid then
-    reads less sure than the placement, and does not win the dispute. That
-    corner is moved to where the grid's lines lie best on the board's
-    (:func:`vision.grid.corner_on_lines`, as :func:`_completed` does for the
-    network's corners), and the grid, its lines refined or, failing that, as
-    moved, replaces the placement where its stones read at least as sure
-    (``COMPLETED_SURER``), at ``DOUBTED_CONFIDENCE`` at most;
-    ``details["completed"]`` says how far that corner moved, in cells.
-    """
-    grid = found.grid
-    assert grid is not None
-    spreads = corner_spread(image, own, grid.size)
-    if not np.all(np.isfinite(spreads)):
-        return None
-    corner = int(np.argmax(spreads))
-    if spreads[corner] <= SHIFTED_SPREAD or np.delete(spreads, corner).max() > SHIFTED_SPREAD:
-        return None
-    try:
-        refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
-    except VisionError:
-        return None
-    found_on_lines = corner_on_lines(image, refined, corner)
-    if found_on_lines is None:
-        return None
-    placed, lined = found_on_lines
-    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
-    for completed in (lined, placed):  # lines refined first, as in _completed
-        if completed is None:
-            continue
-        sure_completed = certainty(image, completed)
-        if sure_completed >= sure + COMPLETED_SURER:
-            details = {
-                **found.details,
-                "refined": 1.0,
-                "completed": _corner_moved(refined, completed, corner),
-                "certainty": sure_completed,
-            }
-            confidence = min(found.confidence, DOUBTED_CONFIDENCE)
-            return BoardDetection(grid=completed, confidence=confidence, details=details)
-    return None
 
 
 def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
