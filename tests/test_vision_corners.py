@@ -826,11 +826,14 @@ def test_a_board_only_the_network_sees_is_given_as_a_guess(
         assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
 
 
+# 2468 #54, given as a guess (the test above); 31337 #127, on the network's
+# own corners, the refiner disagreeing (below).
+@pytest.mark.parametrize(("run", "index"), [(2468, 54), (31337, 127)])
 def test_kifu_detect_says_a_guessed_grid_is_a_guess(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    run: int, index: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    photo = render_photo(seed=photo_seed(2468, 54), difficulty="hard")
-    path = tmp_path / "far.png"  # lossless: the very pixels the test above reads
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    path = tmp_path / "far.png"  # lossless: the very pixels the tests read
     cv2.imwrite(str(path), photo.image)
     assert main(["detect", str(path)]) == 0
     result = json.loads(capsys.readouterr().out)
@@ -1165,6 +1168,48 @@ def _farthest_corner(found: np.ndarray, truth: np.ndarray) -> float:
         float(np.linalg.norm(np.roll(found, turns, axis=0) - truth, axis=1).max())
         for turns in range(4)
     )
+
+
+@pytest.mark.parametrize(("run", "index"), [(65537, 57), (31337, 127)])
+def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_networks(
+    run: int, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Dev 65537 #57, a dark 19×19 of 8-pixel cells in a 640×480 photo (missed),
+    # and 31337 #127, a dark 19×19 of 14-pixel cells (misplaced, a corner 0.57
+    # of a cell off): the refiner moves the network's corners off the grid, to
+    # where the stones read 0.07 and 0.024 less sure than on the network's own.
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("unrefined") and "refined" not in found.details
+    assert "guessed" not in found.details and "spread" not in found.details
+    assert found.confidence <= GUESSED_CONFIDENCE  # the refiner disagrees: a guess
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.5
+    monkeypatch.setattr(vision.detect, "UNREFINED_SURER", np.inf)
+    refined = detect_board(photo.image, size=19)
+    assert not refined or farthest_corner_cells(refined.corners, photo.corners, 19) > 0.5
+
+
+def test_a_doubted_placement_is_completed_on_the_lines_where_it_reads_as_sure() -> None:
+    # Dev 31337 #46, a dark 19×19 its lines place 1.5 cells off at 0.3: the
+    # refiner, sure of three of its corners, moves them to the board's, and is
+    # unsure of the fourth (0.52 of a cell off, under stones). That corner
+    # sought on the lines lands 0.04 of a cell off, and the stones read a
+    # little surer there (-0.0194) than on the placement (-0.0217), by more
+    # than COMPLETED_SURER (dev 1357 #172, placed right, reads 0.0001 surer
+    # with a corner moved 0.92 of a cell, and stands:
+    # test_a_doubted_placement_whose_stones_pass_the_floors_stands).
+    photo = render_photo(seed=photo_seed(31337, 46), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("completed") and "doubted" not in found.details
+    assert found.confidence <= DOUBTED_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "COMPLETED_SURER", np.inf)
+        doubted = detect_board(photo.image, size=19)
+    assert doubted.details.get("doubted")
+    assert farthest_corner_cells(doubted.corners, photo.corners, 19) > 1.0
 
 
 def test_a_doubted_grid_laid_on_tiles_at_half_their_spacing_is_no_board() -> None:

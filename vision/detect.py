@@ -46,7 +46,7 @@ through its stones' centres, which takes its place where it holds
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import cv2
@@ -298,6 +298,19 @@ LEARNED_CONFIDENCE = 0.3
 #: cell off). Of the other 6, one would be right (1111 #182, contrast -0.0016).
 GUESSED_CONTRAST = 0.0
 GUESSED_CONFIDENCE = 0.1
+#: The network's own corners are tried before the refiner's where their grid's
+#: stones read this much surer (:func:`_unrefined`). The refiner learned to
+#: place a corner from the lines near it; at cells of eight pixels, blurred, it
+#: can move the network's corners off. Dev photos (hard synthetic, ten seeds,
+#: rounds 63 and 64): of the 504 that reach the learned corners' checks or were
+#: placed under 0.5, 51 place the network's corners (98 times); where their
+#: stones read surer by 0.001 to 0.014, taking them moves five boards off or
+#: onto a wrong grid (24601 #61 and #186, 70707 #90 and #116, 27182 #40) and
+#: mends none; at 0.024 and 0.070 it places 31337 #127 (0.66 → 0.44 of a cell
+#: off) and 65537 #57 (a 19×19 of 8-pixel cells, missed; 0.17 off). Where their
+#: grid fails the floors, the refined grid is checked as before: round 63's
+#: first draft, which went on from the network's corners then, missed 1111 #106.
+UNREFINED_SURER = 0.02
 #: A placement read less sure than this is checked against the learned corners
 #: (:func:`_disputed`).
 DISPUTED_BELOW = 0.9
@@ -315,6 +328,17 @@ DISPUTED_HEAT = 0.25
 #: network's and 2222 #21 shifted; 3 are doubted: 3333 #121 (3 cells off, at 0),
 #: and 3333 #28 and #115, placed right (at 0.42 and 0.74 before).
 DOUBTED_CONFIDENCE = 0.3
+#: A doubted placement gives way to its refined corners, the one the refiner is
+#: unsure of sought on the lines, where their grid's stones read at least this
+#: much surer (:func:`_doubted_completed`). Dev photos (hard synthetic, ten
+#: seeds, round 63): of the 191 placed under 0.5, two reach it. 31337 #46, a
+#: dark 19×19 its lines placed 1.5 cells off at 0.3 (the refiner sure of three
+#: of its corners, unsure of the fourth, 0.52 of a cell off), reads 0.0023
+#: surer with that corner on the lines, 0.04 of a cell off; 70707 #45, placed
+#: right at 0.3, reads 0.087 less sure so and stays. Of the older dev seeds'
+#: boards, 1357 #172, placed right and doubted, reads 0.0001 surer with a
+#: corner moved 0.92 of a cell: "at least as sure" (round 63's draft) let it go.
+COMPLETED_SURER = 0.001
 #: The refiner moves an unsure placement as a whole where it moves its four
 #: corners this many cells or more on average...
 SHIFTED_CELLS = 0.5
@@ -604,14 +628,19 @@ def detect_board(
         the refiner placed them again (``details["own"]``), disputed an unsure
         placement and their grid read surer (:func:`_disputed`);
         ``details["refined"]`` where the grid stands on corners as the refiner
-        placed them again (:func:`vision.corners.refine_corners`), and
+        placed them again (:func:`vision.corners.refine_corners`),
+        ``details["unrefined"]`` where it stands on the network's own corners,
+        its stones reading clearly surer there than on the refiner's
+        (:func:`_unrefined`; at ``GUESSED_CONFIDENCE`` at most), and
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
         ``details["shifted"]`` where the refiner moved an unsure placement's
         own corners as a whole, sure of each, and their grid replaced it;
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
         and no grid replaced the placement (its confidence then at most
-        ``DOUBTED_CONFIDENCE``; ``details["overruled"]`` where the network's
+        ``DOUBTED_CONFIDENCE``; ``details["completed"]`` where its refined
+        corners did, the one the refiner is unsure of sought on the lines,
+        :func:`_doubted_completed`; ``details["overruled"]`` where the network's
         corners, as refined, replaced it though its stones hardly stand out, at
         confidence at most ``GUESSED_CONFIDENCE``: :func:`_overruled`), and
         ``details["polished"]`` where it moved a placement under
@@ -810,7 +839,10 @@ def _found_by_learned_corners(
     The very last search, where every other failed (``searched`` says why): the
     network sees a board by its shape where its lines do not show. Its corners
     are placed again by the refiner (:func:`vision.corners.refine_corners`; on
-    200 dev boards a median 0.04 of a cell off, against the network's 0.28).
+    200 dev boards a median 0.04 of a cell off, against the network's 0.28),
+    unless the stones read clearly surer on the network's own and their grid
+    passes the floors (:func:`_unrefined`: then at no more than a guess's
+    ``GUESSED_CONFIDENCE``).
     Its grid, centred on its stones and laid on the board, must read as a
     board by the last resorts' floors (:func:`_checked_reading`), or, where
     the network is sure of its corners (``LEARNED_HEAT``), by the weaker floor
@@ -878,6 +910,9 @@ def _placed_on_corners(
     checks = [(FAINT_CONFIDENCE, None)]
     if first and guess.heat >= LEARNED_HEAT:
         checks.append((LEARNED_CONFIDENCE, _reads_as_learned_board))
+    unrefined = _unrefined(image, guess, grid, checks)
+    if unrefined is not None:
+        return unrefined
     left = 0.0  # the farthest a grid the floors took left corners the refiner is sure of
     for most, reads in checks:
         found = BoardDetection(grid=grid, confidence=most, details=details)
@@ -916,6 +951,37 @@ def _placed_on_corners(
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
     )
+
+
+def _unrefined(
+    image: npt.NDArray[np.uint8],
+    guess: CornerGuess,
+    refined: Grid,
+    checks: Sequence[tuple[float, Callable[[npt.NDArray[np.uint8], Grid, float], bool] | None]],
+) -> BoardDetection | None:
+    """The grid on the network's own corners, where its stones read clearly surer there.
+
+    The refiner places corners to a small share of a cell where a cell spans
+    enough pixels to show its lines; on a far, blurred board it can move the
+    network's corners off the board's grid, and the stones then read far less
+    sure there than on the network's own (``UNREFINED_SURER``). Such a grid
+    must pass the floors of ``checks`` as it stands; the refiner disagreeing,
+    it is no surer than a guess (``GUESSED_CONFIDENCE``), and where it fails,
+    the refined grid is checked as though it had not been tried.
+    """
+    try:
+        own = grid_from_corners(guess.corners, size=refined.size, image_shape=refined.image_shape)
+    except VisionError:
+        return None
+    if certainty(image, own) < certainty(image, refined) + UNREFINED_SURER:
+        return None
+    details = {"learned": guess.heat, "unrefined": 1.0}
+    for most, reads in checks:
+        found = BoardDetection(grid=own, confidence=min(most, GUESSED_CONFIDENCE), details=details)
+        checked = _checked_reading(image, found, laid=True, reads=reads)
+        if checked:
+            return checked
+    return None
 
 
 def _found_by_three_corners(
@@ -1153,7 +1219,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     where lines go on past its sides (:func:`_lines_go_on`). Else a nearly
     empty one gives way to the board the network sees elsewhere
     (:func:`_empty_and_elsewhere`); failing that, one laid on a floor's tiles
-    at half their spacing is no board (:func:`_half_the_tiles`). Where it moved
+    at half their spacing is no board (:func:`_half_the_tiles`), and one the
+    refiner is sure of three corners of gives way to those corners, the
+    fourth sought on the lines (:func:`_doubted_completed`). Where it moved
     none so far, the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1249,6 +1317,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "lies across bare floor, as a grid laid on tiles at half their spacing does, "
             "and the refiner sees its corners elsewhere",
         )
+    completed = _doubted_completed(image, found, own)
+    if completed is not None:
+        return completed
     confidence = min(found.confidence, DOUBTED_CONFIDENCE)
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
@@ -1303,6 +1374,55 @@ def _empty_and_elsewhere(
     details["certainty"] = sure
     confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
     return BoardDetection(grid=laid, confidence=confidence, details=details)
+
+
+def _doubted_completed(
+    image: npt.NDArray[np.uint8], found: BoardDetection, own: npt.NDArray[np.float64]
+) -> BoardDetection | None:
+    """A doubted placement replaced by its refined corners, the unsure one sought on the lines.
+
+    Where the refiner moved a corner of the placement more than a cell and is
+    sure of three where it put them (``SHIFTED_SPREAD``) and unsure of the
+    fourth, that one often lies under stones or glare: the refined grid then
+    reads less sure than the placement, and does not win the dispute. That
+    corner is moved to where the grid's lines lie best on the board's
+    (:func:`vision.grid.corner_on_lines`, as :func:`_completed` does for the
+    network's corners), and the grid, its lines refined or, failing that, as
+    moved, replaces the placement where its stones read at least as sure
+    (``COMPLETED_SURER``), at ``DOUBTED_CONFIDENCE`` at most;
+    ``details["completed"]`` says how far that corner moved, in cells.
+    """
+    grid = found.grid
+    assert grid is not None
+    spreads = corner_spread(image, own, grid.size)
+    if not np.all(np.isfinite(spreads)):
+        return None
+    corner = int(np.argmax(spreads))
+    if spreads[corner] <= SHIFTED_SPREAD or np.delete(spreads, corner).max() > SHIFTED_SPREAD:
+        return None
+    try:
+        refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    found_on_lines = corner_on_lines(image, refined, corner)
+    if found_on_lines is None:
+        return None
+    placed, lined = found_on_lines
+    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
+    for completed in (lined, placed):  # lines refined first, as in _completed
+        if completed is None:
+            continue
+        sure_completed = certainty(image, completed)
+        if sure_completed >= sure + COMPLETED_SURER:
+            details = {
+                **found.details,
+                "refined": 1.0,
+                "completed": _corner_moved(refined, completed, corner),
+                "certainty": sure_completed,
+            }
+            confidence = min(found.confidence, DOUBTED_CONFIDENCE)
+            return BoardDetection(grid=completed, confidence=confidence, details=details)
+    return None
 
 
 def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:

@@ -84,7 +84,7 @@ def detect_one(
         "confidence": round(detection.confidence * float(reading.confidence.min()), 3),
     }
     suspicions = list(reading.suspicions)
-    if "guessed" in detection.details:
+    if {"guessed", "unrefined"} & detection.details.keys():
         suspicions.insert(0, GUESSED)
     if suspicions:
         result["suspicions"] = suspicions
