@@ -1023,6 +1023,36 @@ def test_a_doubted_placement_whose_stones_pass_the_floors_stands(
     assert np.nanmin(beyond[:, 1]) < LINES_GO_ON
 
 
+def test_a_doubted_placement_is_laid_on_corners_the_refiner_is_very_sure_of_if_as_sure(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh 52525 #82 (round 64, misplaced at 0.3 when benched): a printed
+    # 19×19 the outline placed with three corners right and the fourth 1.7
+    # cells off. The refiner moves that one 1.48 cells, to 0.06 of a cell
+    # off, its spread 0.017 at most; the stones read a little surer there
+    # (-0.00004 against -0.0010).
+    photo = render_photo(seed=photo_seed(52525, 82), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details["polished_corner"] > 1.0 and "doubted" not in found.details
+    assert found.confidence <= DOUBTED_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "_doubted_corner", lambda *args: None)
+        doubted = detect_board(photo.image, size=19)
+    assert doubted.details.get("doubted")
+    assert farthest_corner_cells(doubted.corners, photo.corners, 19) > 1.0
+    # Dev 70707 #45, a 13×13 placed right (0.38 of a cell off at most) and
+    # doubted: the refiner, as sure (0.027), moves a corner 1.27 cells, but
+    # the stones read less sure there, and it stays.
+    photo = render_photo(seed=photo_seed(70707, 45), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=13)
+    assert found.details.get("doubted") and "polished_corner" not in found.details
+    assert farthest_corner_cells(found.corners, photo.corners, 13) < 0.5
+
+
 def test_a_sure_empty_lattice_the_network_sees_elsewhere_is_disputed() -> None:
     # Fresh 7373 #276: a small 9×9 beside a floor of square tiles, whose 9×9
     # lattice the lines took at 1.00 (evidence 0.91), reading one stone. The

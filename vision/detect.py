@@ -1340,6 +1340,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             "lies across bare floor, as a grid laid on tiles at half their spacing does, "
             "and the refiner sees its corners elsewhere",
         )
+    cornered = _doubted_corner(image, found, own, moves)
+    if cornered is not None:
+        return cornered
     completed = _doubted_completed(image, found, own)
     if completed is not None:
         return completed
@@ -1397,6 +1400,41 @@ def _empty_and_elsewhere(
     details["certainty"] = sure
     confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
     return BoardDetection(grid=laid, confidence=confidence, details=details)
+
+
+def _doubted_corner(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    own: npt.NDArray[np.float64],
+    moves: npt.NDArray[np.float64],
+) -> BoardDetection | None:
+    """A doubted placement laid on its refined corners, where the refiner is very sure of them.
+
+    As the corner polish does for a placement it moved less
+    (:func:`_corner_polished`): the corners it moved ``POLISHED_CORNER_CELLS``
+    or more at a spread of ``POLISHED_SPREAD`` at most, the others at
+    ``SHIFTED_SPREAD``; but, one having moved more than a cell, only where the
+    stones read at least as sure there. ``details["polished_corner"]`` is the
+    farthest move, in cells; the confidence stays at ``DOUBTED_CONFIDENCE`` at
+    most. Dev photos (round 64; ten seeds' 307 placements under 0.5 or taken
+    at 0.5): four doubted ones reach it. Fresh 52525 #82 (three corners right,
+    the fourth 1.7 cells off; spread 0.017 at most, its stones reading 0.001
+    surer) is laid 0.06 of a cell off; 70707 #45, placed right, reads less
+    sure so and stays (the refiner as sure, 0.027: the stones' guard is what
+    keeps it); 31337 #46 and 42424 #73 spread 0.23 and 0.16.
+    Doubted dev boards of earlier rounds (2222 #96, 1357 #172, 3333 #115)
+    stay as they were.
+    """
+    grid = found.grid
+    assert grid is not None
+    moved = moves >= POLISHED_CORNER_CELLS
+    spread = corner_spread(image, own, grid.size)
+    if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
+        return None
+    doubted = BoardDetection(
+        grid=grid, confidence=min(found.confidence, DOUBTED_CONFIDENCE), details=found.details
+    )
+    return _laid_on_own(image, doubted, own, 0.0, "polished_corner", moves)
 
 
 def _doubted_completed(
