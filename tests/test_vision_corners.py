@@ -1051,6 +1051,8 @@ def test_a_doubted_placement_is_laid_on_corners_the_refiner_is_very_sure_of_if_a
     found = detect_board(photo.image, size=13)
     assert found.details.get("doubted") and "polished_corner" not in found.details
     assert farthest_corner_cells(found.corners, photo.corners, 13) < 0.5
+    own = refine_corners(photo.image, found.corners, 13)
+    assert corner_spread(photo.image, own, 13).max() <= SHIFTED_SPREAD  # sure, and wrong
 
 
 def test_a_sure_empty_lattice_the_network_sees_elsewhere_is_disputed() -> None:
@@ -1227,7 +1229,7 @@ def test_a_board_the_refiner_moves_off_the_networks_corners_is_placed_on_the_net
     run: int, index: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Dev 65537 #57, a dark 19×19 of 8-pixel cells in a 640×480 photo (missed),
-    # and 31337 #127, a dark 19×19 of 14-pixel cells (misplaced, a corner 0.57
+    # and 31337 #127, a dark 19×19 of 14-pixel cells (misplaced, a corner 0.66
     # of a cell off): the refiner moves the network's corners off the grid, to
     # where the stones read 0.07 and 0.024 less sure than on the network's own.
     photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
@@ -1287,6 +1289,7 @@ def test_a_grid_laid_on_tiles_at_half_their_spacing_is_no_board(
     assert photo.board is None
     found = detect_board(photo.image, size=19)
     assert not found and "every other line of it lies across bare floor" in found.reason
+    assert ("the refiner sees its corners elsewhere" in found.reason) == doubted
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(vision.detect, "_half_the_tiles", lambda *args: False)
         taken = detect_board(photo.image, size=19)

@@ -335,7 +335,8 @@ DOUBTED_CONFIDENCE = 0.3
 #: dark 19×19 its lines placed 1.5 cells off at 0.3 (the refiner sure of three
 #: of its corners, unsure of the fourth, 0.52 of a cell off), reads 0.0023
 #: surer with that corner on the lines, 0.04 of a cell off; 70707 #45, placed
-#: right at 0.3, reads 0.087 less sure so and stays. Of the older dev seeds'
+#: right at 0.3, read 0.087 less sure so and stayed (with round 64's code the
+#: refiner is sure of all four of its corners, and it does not reach this). Of the older dev seeds'
 #: boards, 1357 #172, placed right and doubted, reads 0.0001 surer with a
 #: corner moved 0.92 of a cell: "at least as sure" (round 63's draft) let it go.
 COMPLETED_SURER = 0.001
@@ -382,18 +383,6 @@ SHIFTED_SPREAD = 0.12
 #: a 9×9, 1.41 to 0.30 off). The last, 31337 #46 (spread 0.23), would lie 0.71
 #: off, and no-board photos spread 0.185 or more (above): so 0.16, between.
 SHIFT_SPREAD = 0.16
-#: Round 64: the grid so moved is refined once more from its own corners, and
-#: taken where the refiner is as sure of them (``SHIFT_SPREAD``) and its stones
-#: read at least as sure (:func:`_shifted`). The refiner was trained on corners
-#: the network puts near the board's; from a placement cells off it can stop
-#: part of the way. On eight seeds' 257 placements under 0.5 or taken at 0.5
-#: (dev 27182, 31337, 13579, 42424, 70707 and 90210; fresh 60606 and 19191,
-#: looked at after their bench), 16 are moved so; 10 are taken again, each
-#: within 0.3 of a cell of the truth before and after (0.05 of a cell farther
-#: at most, on 31337 #238), but for fresh 19191 #151, a 9×9 with wide margins,
-#: placed 3.6 cells off and moved to 0.69 of a cell off at 0.5: now 0.03 off.
-#: Of the six left as moved, 90210 #71 would go from 0.52 to 0.85 of a cell off,
-#: its stones reading less sure there.
 #: Where the network is this sure of its corners (``LEARNED_HEAT`` asks 0.4)...
 AGREED_HEAT = 0.5
 #: ... and the refiner moves none more than this many cells, two looks agree on
@@ -654,9 +643,12 @@ def detect_board(
         (``details["again"]`` where refined once more from its own corners);
         ``details["doubted"]`` where it moved one more than ``DISPUTED_CELLS``
         and no grid replaced the placement (its confidence then at most
-        ``DOUBTED_CONFIDENCE``; ``details["completed"]`` where its refined
-        corners did, the one the refiner is unsure of sought on the lines,
-        :func:`_doubted_completed`; ``details["overruled"]`` where the network's
+        ``DOUBTED_CONFIDENCE``; ``details["polished_corner"]`` where its
+        refined corners did, the refiner very sure of each,
+        :func:`_doubted_corner`; ``details["completed"]`` where they did, the
+        one the refiner is unsure of sought on the lines,
+        :func:`_doubted_completed`, as on the network's corners in the last
+        search, :func:`_completed`; ``details["overruled"]`` where the network's
         corners, as refined, replaced it though its stones hardly stand out, at
         confidence at most ``GUESSED_CONFIDENCE``: :func:`_overruled`), and
         ``details["polished"]`` where it moved a placement under
@@ -905,7 +897,10 @@ def _placed_on_corners(
 
     A guess not the network's ``first`` (:func:`_found_by_three_corners`) is
     neither taken by the weaker floor for corners the network is sure of nor
-    given as a mere guess: its heat is three corners', not four. Failing, says
+    given as a mere guess: its heat is three corners', not four. The grid on
+    the network's own corners is tried first where it reads clearly surer
+    than on the refined ones (:func:`_unrefined`; the two looks then place
+    the corners apart, however sure the refiner is of its own). Failing, says
     why, for the failure's reason.
     """
     height, width = image.shape[:2]
@@ -981,15 +976,16 @@ def _unrefined(
     enough pixels to show its lines; on a far, blurred board it can move the
     network's corners off the board's grid, and the stones then read far less
     sure there than on the network's own (``UNREFINED_SURER``). Such a grid
-    must pass the floors of ``checks`` as it stands; the refiner disagreeing,
-    it is no surer than a guess (``GUESSED_CONFIDENCE``), and where it fails,
-    the refined grid is checked as though it had not been tried.
+    must pass the floors of ``checks`` as it stands; the refiner placing the
+    corners elsewhere, it is no surer than a guess (``GUESSED_CONFIDENCE``),
+    and where it fails, the refined grid is checked as though it had not been
+    tried.
     """
     try:
         own = grid_from_corners(guess.corners, size=refined.size, image_shape=refined.image_shape)
     except VisionError:
         return None
-    if certainty(image, own) < certainty(image, refined) + UNREFINED_SURER:
+    if not certainty(image, own) >= certainty(image, refined) + UNREFINED_SURER:  # NaN: not surer
         return None
     details = {"learned": guess.heat, "unrefined": 1.0}
     for most, reads in checks:
@@ -1235,10 +1231,13 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     where lines go on past its sides (:func:`_lines_go_on`). Else a nearly
     empty one gives way to the board the network sees elsewhere
     (:func:`_empty_and_elsewhere`); failing that, one laid on a floor's tiles
-    at half their spacing is no board (:func:`_half_the_tiles`), and one the
+    at half their spacing is no board (:func:`_half_the_tiles`); one whose
+    refined corners the refiner is very sure of is laid on them where its
+    stones read at least as sure (:func:`_doubted_corner`); and one the
     refiner is sure of three corners of gives way to those corners, the
-    fourth sought on the lines (:func:`_doubted_completed`). Where it moved
-    none so far, one laid on tiles at half their spacing is no board either,
+    fourth sought on the lines (:func:`_doubted_completed`). A doubted
+    placement no step replaced stands, at ``DOUBTED_CONFIDENCE`` at most.
+    Where it moved none so far, one laid on tiles at half their spacing is no board either,
     and the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1428,6 +1427,8 @@ def _doubted_corner(
     grid = found.grid
     assert grid is not None
     moved = moves >= POLISHED_CORNER_CELLS
+    if not moved.any():
+        return None
     spread = corner_spread(image, own, grid.size)
     if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
         return None
@@ -1449,8 +1450,8 @@ def _doubted_completed(
     corner is moved to where the grid's lines lie best on the board's
     (:func:`vision.grid.corner_on_lines`, as :func:`_completed` does for the
     network's corners), and the grid, its lines refined or, failing that, as
-    moved, replaces the placement where its stones read at least as sure
-    (``COMPLETED_SURER``), at ``DOUBTED_CONFIDENCE`` at most;
+    moved, replaces the placement where its stones read at least
+    ``COMPLETED_SURER`` surer, at ``DOUBTED_CONFIDENCE`` at most;
     ``details["completed"]`` says how far that corner moved, in cells.
     """
     grid = found.grid
@@ -1805,7 +1806,17 @@ def _refined_again(
     """``moved`` refined once more from its own corners, and its certainty, if no less sure.
 
     The refiner sure of each corner again (``SHIFT_SPREAD``), and the stones
-    reading at least as sure as ``sure`` (:func:`_shifted`).
+    reading at least as sure as ``sure`` (:func:`_shifted`). The refiner was
+    trained on corners the network puts near the board's; from a placement
+    cells off it can stop part of the way. Dev photos (round 64; eight seeds'
+    257 placements under 0.5 or taken at 0.5: dev 27182, 31337, 13579, 42424,
+    70707 and 90210, fresh 60606 and 19191 looked at after their bench): 16
+    are shifted; 10 are refined again, each within 0.3 of a cell of the truth
+    before and after (0.05 of a cell farther at most, 31337 #238), but for
+    fresh 19191 #151, a 9×9 with wide margins placed 3.6 cells off and
+    shifted to 0.69 of a cell off at 0.5: now 0.03 off. Of the six left as
+    shifted, 90210 #71 would go from 0.52 to 0.85 of a cell off, its stones
+    reading less sure there.
     """
     own = refine_corners(image, moved.corners, moved.size)
     again = _grid_on_sure_corners(image, moved, own, SHIFT_SPREAD)
