@@ -1424,18 +1424,12 @@ def _doubted_corner(
     Doubted dev boards of earlier rounds (2222 #96, 1357 #172, 3333 #115)
     stay as they were.
     """
-    grid = found.grid
-    assert grid is not None
-    moved = moves >= POLISHED_CORNER_CELLS
-    if not moved.any():
-        return None
-    spread = corner_spread(image, own, grid.size)
-    if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
-        return None
     doubted = BoardDetection(
-        grid=grid, confidence=min(found.confidence, DOUBTED_CONFIDENCE), details=found.details
+        grid=found.grid,
+        confidence=min(found.confidence, DOUBTED_CONFIDENCE),
+        details=found.details,
     )
-    return _laid_on_own(image, doubted, own, 0.0, "polished_corner", moves)
+    return _corner_polished(image, doubted, own, moves, surer=0.0, times=None)
 
 
 def _doubted_completed(
@@ -1556,8 +1550,15 @@ def _corner_polished(
     found: BoardDetection,
     own: npt.NDArray[np.float64],
     moves: npt.NDArray[np.float64],
+    *,
+    surer: float = -POLISHED_CORNER_UNSURER,
+    times: float | None = POLISHED_CORNER_TIMES,
 ) -> BoardDetection | None:
-    """The second way of :func:`_polished`: one corner the placement got wrong."""
+    """The second way of :func:`_polished`: one corner the placement got wrong.
+
+    ``surer`` and ``times`` say how sure the stones must read on ``own``
+    (:func:`_laid_on_own`); a doubted placement asks more (:func:`_doubted_corner`).
+    """
     grid = found.grid
     moved = moves >= POLISHED_CORNER_CELLS
     if grid is None or not moved.any():
@@ -1565,15 +1566,7 @@ def _corner_polished(
     spread = corner_spread(image, own, grid.size)
     if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
         return None
-    return _laid_on_own(
-        image,
-        found,
-        own,
-        -POLISHED_CORNER_UNSURER,
-        "polished_corner",
-        moves,
-        times=POLISHED_CORNER_TIMES,
-    )
+    return _laid_on_own(image, found, own, surer, "polished_corner", moves, times=times)
 
 
 def _surer_polished(
