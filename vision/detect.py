@@ -1429,7 +1429,7 @@ def _doubted_corner(
         confidence=min(found.confidence, DOUBTED_CONFIDENCE),
         details=found.details,
     )
-    return _corner_polished(image, doubted, own, moves, surer=0.0, times=None)
+    return _corner_polished(image, doubted, own, moves, doubted=True)
 
 
 def _doubted_completed(
@@ -1551,13 +1551,13 @@ def _corner_polished(
     own: npt.NDArray[np.float64],
     moves: npt.NDArray[np.float64],
     *,
-    surer: float = -POLISHED_CORNER_UNSURER,
-    times: float | None = POLISHED_CORNER_TIMES,
+    doubted: bool = False,
 ) -> BoardDetection | None:
     """The second way of :func:`_polished`: one corner the placement got wrong.
 
-    ``surer`` and ``times`` say how sure the stones must read on ``own``
-    (:func:`_laid_on_own`); a doubted placement asks more (:func:`_doubted_corner`).
+    The stones may read ``POLISHED_CORNER_UNSURER`` less sure on ``own``, or
+    ``POLISHED_CORNER_TIMES`` times as unsure; a ``doubted`` placement
+    (:func:`_doubted_corner`) asks them to read at least as sure.
     """
     grid = found.grid
     moved = moves >= POLISHED_CORNER_CELLS
@@ -1566,7 +1566,17 @@ def _corner_polished(
     spread = corner_spread(image, own, grid.size)
     if not (spread[moved].max() <= POLISHED_SPREAD and spread.max() <= SHIFTED_SPREAD):
         return None
-    return _laid_on_own(image, found, own, surer, "polished_corner", moves, times=times)
+    if doubted:
+        return _laid_on_own(image, found, own, 0.0, "polished_corner", moves)
+    return _laid_on_own(
+        image,
+        found,
+        own,
+        -POLISHED_CORNER_UNSURER,
+        "polished_corner",
+        moves,
+        times=POLISHED_CORNER_TIMES,
+    )
 
 
 def _surer_polished(
