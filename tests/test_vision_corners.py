@@ -59,6 +59,7 @@ from vision.detect import (
     LEARNED_HEAT,
     LINES_GO_ON,
     LINES_GO_ON_SIDES,
+    LONE_LINES,
     POLISHED_CELLS,
     POLISHED_CORNER_CELLS,
     POLISHED_SPREAD,
@@ -74,6 +75,7 @@ from vision.grid import (
     grid_from_corners,
     lines_alternate,
     lines_beyond,
+    lone_lines,
 )
 
 #: The refined corners' median error on the test photos stays under this many
@@ -1291,11 +1293,30 @@ def test_a_grid_laid_on_tiles_at_half_their_spacing_is_no_board(
     assert not found and "every other line of it lies across bare floor" in found.reason
     assert ("the refiner sees its corners elsewhere" in found.reason) == doubted
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(vision.detect, "_half_the_tiles", lambda *args: False)
+        patch.setattr(vision.detect, "_on_tiles", lambda *args: None)
         taken = detect_board(photo.image, size=19)
     assert taken and bool(taken.details.get("doubted")) == doubted
     assert taken.confidence >= DOUBTED_CONFIDENCE  # taken as sure as a doubted board, or surer
     assert np.all(lines_alternate(photo.image, taken.grid) < ALTERNATE_LINES)
+
+
+def test_a_grid_laid_on_large_tiles_at_a_fraction_of_their_spacing_is_no_board() -> None:
+    # Fresh 64646 #216 (round 64, taken at 0.3 when benched): a floor of large
+    # square tiles. The lines place a 19×19 with about five lines to a tile,
+    # only every fifth on a joint: parity reads one way 0.00 and the other not
+    # at all, so the half-spacing check passed it.
+    photo = render_photo(seed=photo_seed(64646, 216), difficulty="hard")
+    assert photo.board is None
+    found = detect_board(photo.image, size=19)
+    assert not found and "its dark lines stand apart, bare lines between them" in found.reason
+    assert "the refiner sees its corners elsewhere" in found.reason
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "_on_tiles", lambda *args: None)
+        taken = detect_board(photo.image, size=19)
+    assert taken and taken.details.get("doubted")
+    assert taken.confidence == DOUBTED_CONFIDENCE
+    assert np.all(lone_lines(photo.image, taken.grid) >= LONE_LINES)
+    assert not np.all(lines_alternate(photo.image, taken.grid) < ALTERNATE_LINES)
 
 
 def test_a_doubted_empty_grid_gives_way_to_the_board_both_looks_see_elsewhere() -> None:

@@ -15,6 +15,7 @@ from vision.grid import (
     grid_from_corners,
     lines_alternate,
     lines_beyond,
+    lone_lines,
     settle_on_crossings,
 )
 
@@ -36,12 +37,12 @@ def test_a_boards_lines_stop_at_its_margin() -> None:
     assert np.all(beyond[shown] < 0.3)  # margin and table, no line
 
 
-def tiled_floor() -> npt.NDArray[np.uint8]:
-    """A grey floor of square tiles, 640×480, joints every 24 pixels."""
+def tiled_floor(tile: int = 24) -> npt.NDArray[np.uint8]:
+    """A grey floor of square tiles, 640×480, joints every ``tile`` pixels."""
     floor = np.full((480, 640, 3), 150, np.uint8)
-    for k in range(0, 640, 24):
+    for k in range(0, 640, tile):
         cv2.line(floor, (k, 0), (k, 479), (95, 95, 95), 3)
-    for k in range(0, 480, 24):
+    for k in range(0, 480, tile):
         cv2.line(floor, (0, k), (639, k), (95, 95, 95), 3)
     return floor
 
@@ -80,6 +81,33 @@ def test_a_grid_on_a_floor_at_half_its_tiles_spacing_reads_every_other_line_bare
 def test_a_grid_on_a_bare_floor_alternates_neither_way() -> None:
     bare = np.full((480, 640, 3), 150, np.uint8)
     assert np.isnan(lines_alternate(bare, grid_on_joints((9, 5), (13, 9)))).all()
+
+
+def test_a_boards_dark_lines_have_dark_neighbours() -> None:
+    image, exact = drawn_board()
+    lone = lone_lines(image, exact)  # rows, then columns
+    assert lone.shape == (2,)
+    assert np.all(lone == 0.0)
+
+
+def test_a_grid_on_a_floor_at_a_fifth_of_its_tiles_spacing_reads_its_dark_lines_alone() -> None:
+    # A 19×19 with cells of 12 pixels on tiles of 60: lines 0, 5, 10 and 15
+    # lie on a joint, the rest across tiles. Parity sees nothing: each parity
+    # has two joints among nine or ten lines, and its median line is bare.
+    floor = tiled_floor(tile=60)
+    corners = np.array([(60, 60), (276, 60), (276, 276), (60, 276)], float)
+    grid = grid_from_corners(corners, size=19, image_shape=(480, 640))
+    assert np.all(lone_lines(floor, grid) == 1.0)
+    assert np.isnan(lines_alternate(floor, grid)).all()
+
+
+def test_a_grid_on_a_floor_at_half_its_tiles_spacing_reads_its_dark_lines_alone_too() -> None:
+    assert np.all(lone_lines(tiled_floor(), grid_on_joints((9, 5), (13, 9))) == 1.0)
+
+
+def test_a_grid_on_a_bare_floor_has_no_dark_lines_to_read() -> None:
+    bare = np.full((480, 640, 3), 150, np.uint8)
+    assert np.isnan(lone_lines(bare, grid_on_joints((9, 5), (13, 9)))).all()
 
 
 def test_a_grid_on_the_board_is_left_where_it_is() -> None:

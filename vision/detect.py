@@ -88,6 +88,7 @@ from vision.grid import (
     grid_from_corners,
     lines_alternate,
     lines_beyond,
+    lone_lines,
     settle_on_crossings,
     snap_to_lines,
     stretch_to_lines,
@@ -491,7 +492,7 @@ DOUBTED_REFUSED = 0.05
 #: A placement under ``DISPUTED_BELOW`` is no board where fewer than this share
 #: of its points read as stones and, along each axis, its odd lines read under
 #: ``ALTERNATE_LINES`` as dark as its even ones, or the other way
-#: (:func:`_half_the_tiles`). Fresh 80808 #30 (round 63): a floor of small
+#: (:func:`_on_tiles`). Fresh 80808 #30 (round 63): a floor of small
 #: square tiles and two bowls, the lines' grid laid at half the tiles'
 #: spacing (0.00 and 0.01; three points read as stones), doubted, taken at
 #: 0.3; fresh 60606 #173 (round 64) the same, its corners where the refiner
@@ -502,6 +503,18 @@ DOUBTED_REFUSED = 0.05
 #: for tiles so.
 ALTERNATE_STONES = 0.05
 ALTERNATE_LINES = 0.2
+#: Nor is one where, along each axis, this share or more of its dark lines
+#: have bare lines either side (:func:`vision.grid.lone_lines`). Fresh 64646
+#: #216 (round 64): a floor of large square tiles, the lines' grid laid at
+#: about a fifth of their spacing, only every fifth line on a joint (1.0 both
+#: ways; parity alone reads 0.00 one way, the other unread), doubted, taken at
+#: 0.3. On the true grids of the 622 boards of twenty-three dev seeds with
+#: fewer stones than ``ALTERNATE_STONES``, the lesser axis reads 0.125 at most
+#: (0 on 615; one unread). Read on the placements of the 73 of them that
+#: reach this check, 0.14 at most, bar dev 65537 #206, whose grid the lines
+#: laid on the floor beside the board (1.0; refused at half the tiles'
+#: spacing before this was asked).
+LONE_LINES = 0.5
 #: A doubted placement with fewer than this share of its points read as stones
 #: gives way to the board the network sees elsewhere (:func:`_empty_and_elsewhere`).
 NEARLY_EMPTY = 0.05
@@ -1231,13 +1244,13 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     where lines go on past its sides (:func:`_lines_go_on`). Else a nearly
     empty one gives way to the board the network sees elsewhere
     (:func:`_empty_and_elsewhere`); failing that, one laid on a floor's tiles
-    at half their spacing is no board (:func:`_half_the_tiles`); one whose
+    at a fraction of their spacing is no board (:func:`_on_tiles`); one whose
     refined corners the refiner is very sure of is laid on them where its
     stones read at least as sure (:func:`_doubted_corner`); and one the
     refiner is sure of three corners of gives way to those corners, the
     fourth sought on the lines (:func:`_doubted_completed`). A doubted
     placement no step replaced stands, at ``DOUBTED_CONFIDENCE`` at most.
-    Where it moved none so far, one laid on tiles at half their spacing is no board either,
+    Where it moved none so far, one laid on tiles so is no board either,
     and the placement may be laid where it put them (:func:`_polished`).
     Where it moved every corner so far and the network sees no four corners
     at all, no board is found: a tiled floor's lines read as an empty board's
@@ -1296,11 +1309,10 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
         if shifted is not None:
             return shifted
     if not doubted:
-        if _half_the_tiles(image, grid):
+        tiles = _on_tiles(image, grid)
+        if tiles is not None:
             return BoardDetection(
-                grid=None,
-                reason="no board found: a grid placed, nearly empty, but every other line of "
-                "it lies across bare floor, as a grid laid on tiles at half their spacing does",
+                grid=None, reason=f"no board found: a grid placed, nearly empty, but {tiles}"
             )
         polished = _polished(image, found, own, moves)
         return found if polished is None else polished
@@ -1332,11 +1344,11 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     elsewhere_board = _empty_and_elsewhere(image, found, refined, guess)
     if elsewhere_board is not None:
         return elsewhere_board
-    if _half_the_tiles(image, grid):
+    tiles = _on_tiles(image, grid)
+    if tiles is not None:
         return BoardDetection(
             grid=None,
-            reason="no board found: a grid placed, nearly empty, but every other line of it "
-            "lies across bare floor, as a grid laid on tiles at half their spacing does, "
+            reason=f"no board found: a grid placed, nearly empty, but {tiles}, "
             "and the refiner sees its corners elsewhere",
         )
     cornered = _doubted_corner(image, found, own, moves)
@@ -1495,18 +1507,29 @@ def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
     )
 
 
-def _half_the_tiles(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
-    """Whether a nearly empty grid's odd lines read bare against its even ones, both ways.
+def _on_tiles(image: npt.NDArray[np.uint8], grid: Grid) -> str | None:
+    """How a nearly empty grid's lines read as a floor's tiles do, or ``None`` where not.
 
     Under ``ALTERNATE_STONES`` of its points read as stones, and on each axis
-    the lines of one parity read under ``ALTERNATE_LINES`` as dark as the
-    other's (:func:`vision.grid.lines_alternate`): a floor's tiles placed at
-    half their spacing, not a board, whose lines are all drawn alike.
+    either the lines of one parity read under ``ALTERNATE_LINES`` as dark as
+    the other's (:func:`vision.grid.lines_alternate`: tiles placed at half
+    their spacing), or ``LONE_LINES`` or more of its dark lines have bare
+    lines either side (:func:`vision.grid.lone_lines`: tiles placed at a
+    fraction of their spacing). A board's lines are all drawn alike.
     """
-    alternate = lines_alternate(image, grid)
-    if not np.all(alternate < ALTERNATE_LINES):  # NaN (an axis unread) fails too
-        return False
-    return _stone_share(image, grid) < ALTERNATE_STONES
+    if np.all(lines_alternate(image, grid) < ALTERNATE_LINES):  # NaN (unread) fails
+        way = (
+            "every other line of it lies across bare floor, as a grid laid on tiles at "
+            "half their spacing does"
+        )
+    elif np.all(lone_lines(image, grid) >= LONE_LINES):
+        way = (
+            "its dark lines stand apart, bare lines between them, as a grid laid on tiles "
+            "at a fraction of their spacing does"
+        )
+    else:
+        return None
+    return way if _stone_share(image, grid) < ALTERNATE_STONES else None
 
 
 def _polished(

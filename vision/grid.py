@@ -89,6 +89,7 @@ __all__ = [
     "line_ridges",
     "lines_alternate",
     "lines_beyond",
+    "lone_lines",
     "snap_to_lines",
     "stretch_to_lines",
 ]
@@ -1789,6 +1790,11 @@ def edge_crossings(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
 BESIDE_LINE = 0.35
 ALONG_LINE = 64
 DARKEST_LINE = 1.0
+#: A dark line's neighbour is bare (:func:`lone_lines`) where it reads under
+#: this share of the line's darkness; an axis is read where at least
+#: ``LONE_LEAST`` of its lines read dark.
+LONE_BESIDE = 0.25
+LONE_LEAST = 3
 
 
 def lines_beyond(image: npt.NDArray[np.uint8], grid: Grid, *, reach: int = 2) -> FloatArray:
@@ -1834,13 +1840,9 @@ def lines_alternate(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
     has no line in it, or neither is darker than beside it by
     ``DARKEST_LINE``.
     """
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
-    gray = np.asarray(gray, dtype=np.float32)
     n = grid.size
-    along = np.linspace(0.0, n - 1.0, ALONG_LINE)
     out = np.full(2, np.nan)
-    for k, axis in enumerate((1, 0)):
-        darkness = [_line_darkness(gray, grid, axis, line, along) for line in range(n)]
+    for k, darkness in enumerate(_lines_darkness(image, grid)):
         even = [d for d in darkness[0::2] if d is not None]
         odd = [d for d in darkness[1::2] if d is not None]
         if len(even) + len(odd) < n / 2 or not even or not odd:
@@ -1849,6 +1851,41 @@ def lines_alternate(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
         if high >= DARKEST_LINE:
             out[k] = max(low, 0.0) / high
     return out
+
+
+def lone_lines(image: npt.NDArray[np.uint8], grid: Grid) -> FloatArray:
+    """The share of dark lines with bare lines either side, per axis (rows, then columns).
+
+    A line is dark where it reads ``DARKEST_LINE`` or more (as :func:`lines_beyond`
+    reads it), and bare beside it where its neighbour reads under
+    ``LONE_BESIDE`` of that, or is not in the photo or the grid. Near 0 on a
+    board, whose lines are all drawn alike (its light and glare change from
+    line to line slowly), and 1 on a floor's tiles the search placed at a
+    fraction of their spacing: only the lines on a joint read dark, each
+    among lines across the middle of a tile. NaN on an axis where fewer than
+    ``LONE_LEAST`` lines read dark.
+    """
+    out = np.full(2, np.nan)
+    for k, darkness in enumerate(_lines_darkness(image, grid)):
+        read = np.array([np.nan if d is None else d for d in darkness])
+        beside = np.pad(read, 1, constant_values=np.nan)
+        dark = np.flatnonzero(read >= DARKEST_LINE)
+        if len(dark) < LONE_LEAST:
+            continue
+        # beside[i] and beside[i + 2] are line i's neighbours; NaN (unread) is bare.
+        least = LONE_BESIDE * read[dark]
+        lone = ~(beside[dark] >= least) & ~(beside[dark + 2] >= least)
+        out[k] = float(np.mean(lone))
+    return out
+
+
+def _lines_darkness(image: npt.NDArray[np.uint8], grid: Grid) -> list[list[float | None]]:
+    """Each lattice line's darkness (:func:`_line_darkness`), rows then columns."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    gray = np.asarray(gray, dtype=np.float32)
+    n = grid.size
+    along = np.linspace(0.0, n - 1.0, ALONG_LINE)
+    return [[_line_darkness(gray, grid, axis, line, along) for line in range(n)] for axis in (1, 0)]
 
 
 def _line_darkness(
