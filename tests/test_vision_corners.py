@@ -53,6 +53,7 @@ from vision.detect import (
     ELSEWHERE_CELLS,
     FAINT_CONFIDENCE,
     GUESSED_CONFIDENCE,
+    GUESSED_HEAT,
     GUESSES_AGREE,
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
@@ -792,8 +793,14 @@ def test_a_corner_the_lines_place_wrong_leaves_the_board_refused_and_says_so() -
     found = detect_board(photo.image, size=19)
     assert not found
     assert "finds no best place on the lines within 4 cells of it" in found.reason
-    # Nor is the learned corners' grid given as a guess: its stones read surer
+    # Nor is the learned corners' grid given as a guess: the network sees
+    # them at 0.169 (round 65: under GUESSED_HEAT), and its stones read surer
     # half a cell off than on it.
+    assert "the network is too unsure of its corners to guess (heat 0.17)" in found.reason
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "GUESSED_HEAT", 0.0)
+        found = detect_board(photo.image, size=19)
+    assert not found
     assert "as a guess, its stones read no surer on it than half a cell off (-" in found.reason
 
 
@@ -826,6 +833,35 @@ def test_a_board_only_the_network_sees_is_given_as_a_guess(
     assert farthest_corner_cells(found.corners, photo.corners, 19) < off
     if wrong is not None:
         assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= wrong
+
+
+@pytest.mark.parametrize(
+    ("run", "index", "heat"),
+    [
+        # Fresh 58585 #187 (round 65, taken at 0 when benched): no board. The
+        # network sees four corners round a bowl of white stones, and their
+        # grid's stones read 0.0012 surer than half a cell off.
+        (58585, 187, 0.154),
+        # A far 19×19 whose guess lay a corner 1.7 cells off: missed, not
+        # misplaced.
+        (15151, 82, 0.19),
+    ],
+)
+def test_no_guess_is_given_on_corners_the_network_is_that_unsure_of(
+    run: int, index: int, heat: float
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    guess = find_corners(photo.image)
+    assert guess is not None and guess.heat == pytest.approx(heat, abs=0.005)
+    assert guess.heat < GUESSED_HEAT
+    found = detect_board(photo.image, size=19)
+    assert not found and "the network is too unsure of its corners to guess" in found.reason
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "GUESSED_HEAT", 0.0)
+        guessed = detect_board(photo.image, size=19)
+    assert guessed and guessed.details["guessed"] > 0.0
+    if photo.corners is not None:
+        assert farthest_corner_cells(guessed.corners, photo.corners, 19) > 1.0
 
 
 # 2468 #54, given as a guess (the test above); 31337 #127, on the network's

@@ -299,6 +299,19 @@ LEARNED_CONFIDENCE = 0.3
 #: cell off). Of the other 6, one would be right (1111 #182, contrast -0.0016).
 GUESSED_CONTRAST = 0.0
 GUESSED_CONFIDENCE = 0.1
+#: Nor is a grid given as a guess unless the network sees its four corners at
+#: this heat at least: where it is that unsure, a board need not be there.
+#: Fresh 58585 #187 (round 65), a photo with no board: the network saw four
+#: corners round a bowl of white stones at 0.154 (of the 728 dev photos with
+#: no board, the only one it sees four corners on), and their grid's stones
+#: read 0.0012 surer than half a cell off: a guess. Of the 6,765 boards it
+#: sees on the dev photos on disk (23 seeds), 8 are under 0.2, and three of
+#: the eleven under 0.25 are given as guesses: 15151 #82 at 0.19 (misplaced,
+#: a corner 1.7 cells off), 90210 #105 at 0.225 and 24601 #65 at 0.233
+#: (placed right). The test boards given as guesses are seen at 0.49 or more;
+#: 3333 #227 (0.169) is refused either way, its stones reading surer half a
+#: cell off.
+GUESSED_HEAT = 0.2
 #: The network's own corners are tried before the refiner's where their grid's
 #: stones read this much surer (:func:`_unrefined`). The refiner learned to
 #: place a corner from the lines near it; at cells of eight pixels, blurred, it
@@ -881,8 +894,9 @@ def _found_by_learned_corners(
     only within ``KEPT_CELLS`` of them: centring on a nearly empty board's few
     stones can move a grid off corners that show (``details["left"]``, how far).
     Failing all that and the completion (:func:`_completed`), the grid is given
-    as a guess, at confidence at most ``GUESSED_CONFIDENCE``, where its stones
-    read surer on it than half a cell off (``GUESSED_CONTRAST``;
+    as a guess, at confidence at most ``GUESSED_CONFIDENCE``, where the network
+    sees its corners at ``GUESSED_HEAT`` or more and its stones read surer on
+    it than half a cell off (``GUESSED_CONTRAST``;
     ``details["guessed"]`` the contrast): the network sees a board there, and a
     board placed a little off at a guess's confidence tells a user more than
     no board at all (``kifu detect --draw`` shows where). Failing even that,
@@ -961,6 +975,11 @@ def _placed_on_corners(
         return completed
     if not first:
         return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
+    if guess.heat < GUESSED_HEAT:
+        return (
+            f"its grid does not read as a board, and the network is too unsure of its "
+            f"corners to guess (heat {guess.heat:.2f}); {completed}"
+        )
     contrast = half_cell_contrast(image, grid)
     if contrast > GUESSED_CONTRAST:
         sure = certainty(image, grid)
