@@ -737,6 +737,26 @@ def test_centring_on_a_lone_stone_does_not_move_a_grid_off_corners_the_refiner_i
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 2
 
 
+def test_respacing_does_not_move_a_grid_off_the_corners_the_refiner_is_sure_of_alone() -> None:
+    # Fresh 91919 #75 (round 65, misplaced at 0 when benched): a far printed
+    # 19×19, cells of 9 pixels. The refiner is sure of three of the network's
+    # corners (spread 0.012 to 0.119), not the fourth (0.193); respaced onto
+    # the lines, their grid passed the floors with those three moved 0.7 to
+    # 1.3 cells. Not kept, the fourth corner is completed on the lines (23
+    # points read wrong there, glare washing out 68).
+    photo = render_photo(seed=photo_seed(91919, 75), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details["completed"]
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.3
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 23
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(vision.detect, "KEPT_CELLS", np.inf)
+        kept = detect_board(photo.image, size=19)
+    assert kept and kept.details["respaced"] and "completed" not in kept.details
+    assert farthest_corner_cells(kept.corners, photo.corners, 19) > 1.0
+
+
 def test_a_board_whose_corners_two_looks_agree_on_is_placed_however_its_stones_read() -> None:
     # Dev 1357 #35, a 19×19 with cells of 10 pixels every other search missed:
     # its stones stand out from half a cell off by only 0.023 even on its true

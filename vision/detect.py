@@ -413,6 +413,14 @@ AGREED_CELLS = 0.2
 #: less; 1111 #261, a 9×9 with one stone, 0.62, to 0.64 of a cell off (the
 #: refined corners lie 0.37 off, spread 0.10). The sure refiner is more than half
 #: a cell off on 4 of the 2,061 dev boards it is sure of (``SHIFTED_SPREAD``).
+#: Round 65: where it is sure of some corners only, each of those is kept so.
+#: Fresh 91919 #75, a far printed 19×19 (cells of 9 pixels): the refiner is
+#: sure of three corners (spread 0.012 to 0.119), and respacing onto the lines
+#: moved them 0.7 to 1.3 cells, the stones reading surer there: misplaced at
+#: 0. Not kept, the fourth corner is completed on the lines, 0.23 of a cell
+#: off. Of the 370 dev photos placed under 0.5 (the 307 of round 64 and 63 of
+#: 58585 and 91919), the floors took such a grid 30 times, and only there is
+#: a corner moved so.
 KEPT_CELLS = 0.5
 #: A placement read under this confidence, which the refiner moves as a whole
 #: less than ``SHIFTED_CELLS`` but ``POLISHED_CELLS`` or more on average, very
@@ -893,6 +901,8 @@ def _found_by_learned_corners(
     Where the refiner is sure of the corners so, a grid the floors took is kept
     only within ``KEPT_CELLS`` of them: centring on a nearly empty board's few
     stones can move a grid off corners that show (``details["left"]``, how far).
+    Where it is not, the same holds for each corner it is sure of alone
+    (spread at most ``SHIFTED_SPREAD``).
     Failing all that and the completion (:func:`_completed`), the grid is given
     as a guess, at confidence at most ``GUESSED_CONFIDENCE``, where the network
     sees its corners at ``GUESSED_HEAT`` or more and its stones read surer on
@@ -951,13 +961,16 @@ def _placed_on_corners(
     unrefined = _unrefined(image, guess, grid, checks)
     if unrefined is not None:
         return unrefined
+    # The corners the refiner is sure of: all four where it is sure of the board.
+    sure_of = np.full(4, True) if sure_corners else spreads <= SHIFTED_SPREAD
     left = 0.0  # the farthest a grid the floors took left corners the refiner is sure of
     for most, reads in checks:
         found = BoardDetection(grid=grid, confidence=most, details=details)
         checked = _checked_reading(image, found, laid=True, reads=reads)
         if not checked:
             continue
-        moved = float(_corner_moves(grid, checked.corners).max()) if sure_corners else 0.0
+        moves = _corner_moves(grid, checked.corners)[sure_of]
+        moved = float(moves.max()) if moves.size else 0.0
         if moved <= KEPT_CELLS:
             return checked
         left = max(left, moved)
