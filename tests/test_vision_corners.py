@@ -737,7 +737,7 @@ def test_centring_on_a_lone_stone_does_not_move_a_grid_off_corners_the_refiner_i
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 2
 
 
-def test_respacing_does_not_move_a_grid_off_the_corners_the_refiner_is_sure_of_alone() -> None:
+def test_respacing_does_not_move_a_grid_off_each_corner_the_refiner_is_sure_of() -> None:
     # Fresh 91919 #75 (round 65, misplaced at 0 when benched): a far printed
     # 19×19, cells of 9 pixels. The refiner is sure of three of the network's
     # corners (spread 0.012 to 0.119), not the fourth (0.193); respaced onto
@@ -746,6 +746,10 @@ def test_respacing_does_not_move_a_grid_off_the_corners_the_refiner_is_sure_of_a
     # points read wrong there, glare washing out 68).
     photo = render_photo(seed=photo_seed(91919, 75), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
+    guess = find_corners(photo.image)
+    assert guess is not None
+    spreads = corner_spread(photo.image, refine_corners(photo.image, guess.corners, 19), 19)
+    assert np.count_nonzero(spreads <= SHIFTED_SPREAD) == 3
     found = detect_board(photo.image, size=19)
     assert found and found.details["completed"]
     assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.3
@@ -816,7 +820,8 @@ def test_a_corner_the_lines_place_wrong_leaves_the_board_refused_and_says_so() -
     # Nor is the learned corners' grid given as a guess: the network sees
     # them at 0.169 (round 65: under GUESSED_HEAT), and its stones read surer
     # half a cell off than on it.
-    assert "the network is too unsure of its corners to guess (heat 0.17)" in found.reason
+    assert "does not read as a board (heat 0.17)" in found.reason
+    assert "nor is it a guess: the network is too unsure of its corners" in found.reason
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(vision.detect, "GUESSED_HEAT", 0.0)
         found = detect_board(photo.image, size=19)
@@ -875,7 +880,8 @@ def test_no_guess_is_given_on_corners_the_network_is_that_unsure_of(
     assert guess is not None and guess.heat == pytest.approx(heat, abs=0.005)
     assert guess.heat < GUESSED_HEAT
     found = detect_board(photo.image, size=19)
-    assert not found and "the network is too unsure of its corners to guess" in found.reason
+    assert not found
+    assert "nor is it a guess: the network is too unsure of its corners" in found.reason
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(vision.detect, "GUESSED_HEAT", 0.0)
         guessed = detect_board(photo.image, size=19)

@@ -291,8 +291,9 @@ LEARNED_CONFIDENCE = 0.3
 #: took their grid, it is given as a guess if its stones read surer on it than
 #: half a cell off by more than this (:func:`vision.centring.half_cell_contrast`),
 #: at this much confidence at most. The network sees four corners on none of the
-#: 248 dev photos with no board, so a board is there; the contrast says the
-#: grid lies on the stones' lattice, not between. Dev photos (hard synthetic,
+#: 248 dev photos with no board, so a board is there (round 65: on one of 728,
+#: at under ``GUESSED_HEAT``); the contrast says the grid lies on the stones'
+#: lattice, not between. Dev photos (hard synthetic,
 #: eight seeds, round 52): of the 10 boards every search missed, the network saw
 #: 9; 3 read surer on their grid than half a cell off: 2468 #54 (3 points wrong)
 #: and 555 #85 (119 wrong) placed right, 777 #47 misplaced (a corner 0.75 of a
@@ -661,7 +662,8 @@ def detect_board(
         ``details["learned"]`` the heat of the learned corners where the grid
         stands on them (:mod:`vision.corners`), after every other search
         (``details["guessed"]`` where no floor took their grid and it is given
-        as a guess, at confidence at most ``GUESSED_CONFIDENCE``), and
+        as a guess, the network seeing them at ``GUESSED_HEAT`` or more, at
+        confidence at most ``GUESSED_CONFIDENCE``), and
         ``details["disputed"]`` where those corners, or the placement's own as
         the refiner placed them again (``details["own"]``), disputed an unsure
         placement and their grid read surer (:func:`_disputed`);
@@ -901,8 +903,8 @@ def _found_by_learned_corners(
     Where the refiner is sure of the corners so, a grid the floors took is kept
     only within ``KEPT_CELLS`` of them: centring on a nearly empty board's few
     stones can move a grid off corners that show (``details["left"]``, how far).
-    Where it is not, the same holds for each corner it is sure of alone
-    (spread at most ``SHIFTED_SPREAD``).
+    Where it is not, the same holds for each corner it is sure of (spread at
+    most ``SHIFTED_SPREAD``).
     Failing all that and the completion (:func:`_completed`), the grid is given
     as a guess, at confidence at most ``GUESSED_CONFIDENCE``, where the network
     sees its corners at ``GUESSED_HEAT`` or more and its stones read surer on
@@ -967,10 +969,10 @@ def _placed_on_corners(
     for most, reads in checks:
         found = BoardDetection(grid=grid, confidence=most, details=details)
         checked = _checked_reading(image, found, laid=True, reads=reads)
-        if not checked:
+        if checked.grid is None:
             continue
-        moves = _corner_moves(grid, checked.corners)[sure_of]
-        moved = float(moves.max()) if moves.size else 0.0
+        sure_ones = np.flatnonzero(sure_of).tolist()
+        moved = max((_corner_moved(grid, checked.grid, k) for k in sure_ones), default=0.0)
         if moved <= KEPT_CELLS:
             return checked
         left = max(left, moved)
@@ -986,12 +988,18 @@ def _placed_on_corners(
     completed = _completed(image, grid, spreads, details, checks)
     if isinstance(completed, BoardDetection):
         return completed
+    failed = f"its grid does not read as a board (heat {guess.heat:.2f})"
+    if left > KEPT_CELLS:
+        failed = (
+            f"its grid reads as a board only {left:.2f} cells off a corner the refiner is "
+            f"sure of (heat {guess.heat:.2f})"
+        )
     if not first:
-        return f"its grid does not read as a board (heat {guess.heat:.2f}); {completed}"
+        return f"{failed}; {completed}"
     if guess.heat < GUESSED_HEAT:
         return (
-            f"its grid does not read as a board, and the network is too unsure of its "
-            f"corners to guess (heat {guess.heat:.2f}); {completed}"
+            f"{failed}; {completed}; nor is it a guess: the network is too unsure of its "
+            f"corners (under {GUESSED_HEAT:g})"
         )
     contrast = half_cell_contrast(image, grid)
     if contrast > GUESSED_CONTRAST:
@@ -1002,7 +1010,7 @@ def _placed_on_corners(
             details={**details, "guessed": contrast, "certainty": sure},
         )
     return (
-        f"its grid does not read as a board (heat {guess.heat:.2f}), the refiner"
+        f"{failed}, the refiner"
         f" is unsure of its corners (spread up to {spread:.2f} of a cell) and moves"
         f" them up to {agreed:.2f} of a cell; {completed}; as a guess, its stones"
         f" read no surer on it than half a cell off ({contrast:+.4f})"
@@ -1542,12 +1550,12 @@ def _lines_go_on(image: npt.NDArray[np.uint8], grid: Grid) -> bool:
 def _on_tiles(image: npt.NDArray[np.uint8], grid: Grid) -> str | None:
     """How a nearly empty grid's lines read as a floor's tiles do, or ``None`` where not.
 
-    Under ``ALTERNATE_STONES`` of its points read as stones, and on each axis
-    either the lines of one parity read under ``ALTERNATE_LINES`` as dark as
-    the other's (:func:`vision.grid.lines_alternate`: tiles placed at half
-    their spacing), or ``LONE_LINES`` or more of its dark lines have bare
-    lines either side (:func:`vision.grid.lone_lines`: tiles placed at a
-    fraction of their spacing). A board's lines are all drawn alike.
+    Under ``ALTERNATE_STONES`` of its points read as stones, and either on
+    both axes the lines of one parity read under ``ALTERNATE_LINES`` as dark
+    as the other's (:func:`vision.grid.lines_alternate`: tiles placed at half
+    their spacing), or on both axes ``LONE_LINES`` or more of its dark lines
+    have bare lines either side (:func:`vision.grid.lone_lines`: tiles placed
+    at a fraction of their spacing). A board's lines are all drawn alike.
     """
     if np.all(lines_alternate(image, grid) < ALTERNATE_LINES):  # NaN (unread) fails
         way = (
