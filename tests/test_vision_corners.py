@@ -23,7 +23,7 @@ from server.cli import main
 from server.commands.detect import GUESSED
 from tests.vision_synthetic import TABLE, WOOD, draw_board
 from vision import detect_board, read_stones
-from vision.centring import certainty
+from vision.centring import centre_on_stones, certainty
 from vision.corners import (
     INPUT,
     MIN_HEAT,
@@ -1399,3 +1399,27 @@ def test_a_doubted_empty_grid_gives_way_to_the_board_both_looks_see_elsewhere() 
         doubted = detect_board(photo.image, size=9)
     assert doubted.details.get("doubted")
     assert farthest_corner_cells(doubted.corners, photo.corners, 9) > 2.0
+
+
+def test_an_empty_board_both_looks_see_elsewhere_is_laid_uncentred() -> None:
+    # Fresh 13131 #17 (round 65): an empty kaya 19×19, cells of 14 pixels. The
+    # lines placed a grid 4.8 cells off, doubted at 0.3. The network sees the
+    # board's corners (heat 0.87) and the refiner is sure of each. With no
+    # stones to centre on, centring moves the board's grid half a cell, between
+    # its lines, where its empty points read surer than on them.
+    photo = render_photo(seed=photo_seed(13131, 17), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    assert all(set(row) == {"."} for row in photo.board)
+    guess = find_corners(photo.image)
+    assert guess is not None and guess.heat >= AGREED_HEAT
+    refined = refine_corners(photo.image, guess.corners, 19)
+    assert corner_spread(photo.image, refined, 19).max() <= SHIFTED_SPREAD
+    on_corners = grid_from_corners(refined, size=19, image_shape=photo.image.shape[:2])
+    centred, _ = centre_on_stones(photo.image, on_corners)
+    assert farthest_corner_cells(centred.corners, photo.corners, 19) > 0.4
+    assert certainty(photo.image, centred) > certainty(photo.image, on_corners)
+
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("elsewhere", 0.0) > ELSEWHERE_CELLS
+    assert found.confidence <= FAINT_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
