@@ -1598,7 +1598,9 @@ def _polished(
     placement that got a corner wrong, which the mean move and the stones
     alone hardly tell. ``details["polished_corner"]`` is the farthest move, in
     cells. Failing both, where the refiner is less sure but the stones read
-    clearly surer there (:func:`_surer_polished`).
+    clearly surer there (:func:`_surer_polished`); failing that, where it is
+    very sure of three corners and unsure of the fourth, that one sought on
+    the lines (:func:`_completed_polished`).
     """
     grid = found.grid
     if grid is None:
@@ -1610,7 +1612,10 @@ def _polished(
             details["certainty"] = certainty(image, polished)
             return BoardDetection(grid=polished, confidence=found.confidence, details=details)
     cornered = _corner_polished(image, found, own, moves)
-    return cornered if cornered is not None else _surer_polished(image, found, own, moves)
+    if cornered is not None:
+        return cornered
+    surer = _surer_polished(image, found, own, moves)
+    return surer if surer is not None else _completed_polished(image, found, own, moves)
 
 
 def _corner_polished(
@@ -1668,6 +1673,72 @@ def _surer_polished(
     if corner_spread(image, own, grid.size).max() > POLISHED_SURE_SPREAD:
         return None
     return _laid_on_own(image, found, own, POLISHED_SURER, "polished_surer", moves)
+
+
+def _completed_polished(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    own: npt.NDArray[np.float64],
+    moves: npt.NDArray[np.float64],
+) -> BoardDetection | None:
+    """The fourth way of :func:`_polished`: three corners sure, the fourth sought on the lines.
+
+    For a placement read under ``POLISHED_BELOW`` one of whose corners the
+    refiner moved ``POLISHED_CORNER_CELLS`` or more, unsure where it put it
+    (spread over ``SHIFTED_SPREAD``) and very sure of the other three
+    (``POLISHED_SPREAD``): neither the placement nor the refiner has that
+    corner, which lies under glare or stones. It is sought on the lines
+    (:func:`vision.grid.corner_on_lines`, as :func:`_doubted_completed` does
+    for a doubted placement), the other three where the refiner put them, and
+    the grid, its lines refined or, failing that, as moved, is laid where its
+    stones read as :func:`_corner_polished` asks (``POLISHED_CORNER_UNSURER``
+    less sure, or ``POLISHED_CORNER_TIMES`` times as unsure): on a far board
+    they read surer on a grid with a corner most of a cell off than on the
+    true one. ``details["polished_completed"]`` is how far that corner moved
+    from the placement's, in cells. Dev photos (round 66: the 436 placed under
+    0.5 on twelve seeds): three read otherwise, each closer to the truth. Fresh
+    58585 #190, a far printed 19×19 over-exposed on a white table, placed at 0
+    with a corner 0.67 of a cell off (the refiner puts it half a cell off at a
+    spread of 0.22, and is sure of the others at 0.04 at most), now lies 0.18
+    off, its stones reading 1.07 times as unsure; 90210 #290 0.34 to 0.01 off;
+    19191 #235 0.16 to 0.16. Of the six where the refiner is sure of three
+    corners alone and moved the fourth 0.3 of a cell or more, the one this
+    would place farther (19191 #9, misplaced already) is sure of its three at
+    0.11 only.
+    """
+    grid = found.grid
+    if grid is None or found.confidence >= POLISHED_BELOW:
+        return None
+    spreads = corner_spread(image, own, grid.size)
+    if not np.all(np.isfinite(spreads)):
+        return None
+    corner = int(np.argmax(spreads))
+    if moves[corner] < POLISHED_CORNER_CELLS or spreads[corner] <= SHIFTED_SPREAD:
+        return None
+    if np.delete(spreads, corner).max() > POLISHED_SPREAD:
+        return None
+    try:
+        refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
+    except VisionError:
+        return None
+    on_lines = corner_on_lines(image, refined, corner)
+    if on_lines is None:
+        return None
+    placed, lined = on_lines
+    sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
+    floor = min(sure - POLISHED_CORNER_UNSURER, POLISHED_CORNER_TIMES * sure)
+    for completed in (lined, placed):  # lines refined first, as in _completed
+        if completed is None:
+            continue
+        sure_completed = certainty(image, completed)
+        if sure_completed >= floor:
+            details = {
+                **found.details,
+                "polished_completed": _corner_moved(grid, completed, corner),
+                "certainty": sure_completed,
+            }
+            return BoardDetection(grid=completed, confidence=found.confidence, details=details)
+    return None
 
 
 def _laid_on_own(
