@@ -492,7 +492,7 @@ def test_a_corner_the_refiner_is_unsure_of_beside_three_it_is_sure_of_is_sought_
     assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.25
     monkeypatch.setattr(vision.detect, "_completed_polished", lambda *args: None)
     placed = detect_board(photo.image, size=19)
-    assert placed.confidence < POLISHED_BELOW
+    assert placed.confidence < POLISHED_BELOW and "stones_lattice" not in placed.details
     assert farthest_corner_cells(placed.corners, photo.corners, 19) > 0.5
     refined = refine_corners(photo.image, placed.corners, 19)
     spreads = np.sort(corner_spread(photo.image, refined, 19))
@@ -1444,5 +1444,6 @@ def test_an_empty_board_both_looks_see_elsewhere_is_laid_uncentred() -> None:
 
     found = detect_board(photo.image, size=19)
     assert found and found.details.get("elsewhere", 0.0) > ELSEWHERE_CELLS
+    assert found.details.get("disputed") and "centred" not in found.details
     assert found.confidence <= FAINT_CONFIDENCE
     assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1

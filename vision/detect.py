@@ -692,7 +692,10 @@ def detect_board(
         grid was laid there (:func:`_polished`;
         ``details["polished_corner"]`` where it moved one corner of a placement
         under ``DISPUTED_BELOW`` ``POLISHED_CORNER_CELLS`` or more, very sure
-        of it, and the stones read about as sure there). ``details["elsewhere"]``
+        of it, and the stones read about as sure there;
+        ``details["polished_surer"]`` where the stones read clearly surer on
+        its corners; ``details["polished_completed"]`` where it was very sure
+        of three and the fourth was sought on the lines). ``details["elsewhere"]``
         is set where the lines placed a nearly empty grid sure and the network
         saw the board's corners that many cells away, so the placement was
         disputed (:func:`_sure_unless_elsewhere`), and on the network's grid
@@ -1517,24 +1520,41 @@ def _doubted_completed(
         refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
     except VisionError:
         return None
-    found_on_lines = corner_on_lines(image, refined, corner)
-    if found_on_lines is None:
-        return None
-    placed, lined = found_on_lines
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
-    for completed in (lined, placed):  # lines refined first, as in _completed
+    sought = _sought_on_lines(image, refined, corner, sure + COMPLETED_SURER)
+    if sought is None:
+        return None
+    completed, sure_completed = sought
+    details = {
+        **found.details,
+        "refined": 1.0,
+        "completed": _corner_moved(refined, completed, corner),
+        "certainty": sure_completed,
+    }
+    confidence = min(found.confidence, DOUBTED_CONFIDENCE)
+    return BoardDetection(grid=completed, confidence=confidence, details=details)
+
+
+def _sought_on_lines(
+    image: npt.NDArray[np.uint8], grid: Grid, corner: int, floor: float
+) -> tuple[Grid, float] | None:
+    """``grid`` with its corner ``corner`` sought on the lines, and its stones' certainty.
+
+    Of the grid so moved with its lines refined and as moved
+    (:func:`vision.grid.corner_on_lines`), the first whose stones read at
+    least ``floor``: the refined lines first, as in :func:`_completed`. None
+    where neither does, or the lines give the corner no place.
+    """
+    on_lines = corner_on_lines(image, grid, corner)
+    if on_lines is None:
+        return None
+    placed, lined = on_lines
+    for completed in (lined, placed):
         if completed is None:
             continue
-        sure_completed = certainty(image, completed)
-        if sure_completed >= sure + COMPLETED_SURER:
-            details = {
-                **found.details,
-                "refined": 1.0,
-                "completed": _corner_moved(refined, completed, corner),
-                "certainty": sure_completed,
-            }
-            confidence = min(found.confidence, DOUBTED_CONFIDENCE)
-            return BoardDetection(grid=completed, confidence=confidence, details=details)
+        sure = certainty(image, completed)
+        if sure >= floor:
+            return completed, sure
     return None
 
 
@@ -1585,7 +1605,7 @@ def _polished(
 ) -> BoardDetection | None:
     """An unsure placement laid on its own corners as the refiner moved them, if very sure.
 
-    Three ways, each the same board placed closer, at the placement's confidence
+    Four ways, each the same board placed closer, at the placement's confidence
     (the board is no surer for it). For a placement read under
     ``POLISHED_BELOW``, where the refiner moved its corners ``POLISHED_CELLS``
     or more on average (less than a shift, none more than ``DISPUTED_CELLS``)
@@ -1689,8 +1709,9 @@ def _completed_polished(
     (``POLISHED_SPREAD``): neither the placement nor the refiner has that
     corner, which lies under glare or stones. It is sought on the lines
     (:func:`vision.grid.corner_on_lines`, as :func:`_doubted_completed` does
-    for a doubted placement), the other three where the refiner put them, and
-    the grid, its lines refined or, failing that, as moved, is laid where its
+    for a doubted placement), the other three where the refiner put them (its
+    lines refined may move them a little), and the grid, its lines refined
+    or, failing that, as moved, is laid where its
     stones read as :func:`_corner_polished` asks (``POLISHED_CORNER_UNSURER``
     less sure, or ``POLISHED_CORNER_TIMES`` times as unsure): on a far board
     they read surer on a grid with a corner most of a cell off than on the
@@ -1721,24 +1742,18 @@ def _completed_polished(
         refined = grid_from_corners(own, size=grid.size, image_shape=grid.image_shape)
     except VisionError:
         return None
-    on_lines = corner_on_lines(image, refined, corner)
-    if on_lines is None:
-        return None
-    placed, lined = on_lines
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
     floor = min(sure - POLISHED_CORNER_UNSURER, POLISHED_CORNER_TIMES * sure)
-    for completed in (lined, placed):  # lines refined first, as in _completed
-        if completed is None:
-            continue
-        sure_completed = certainty(image, completed)
-        if sure_completed >= floor:
-            details = {
-                **found.details,
-                "polished_completed": _corner_moved(grid, completed, corner),
-                "certainty": sure_completed,
-            }
-            return BoardDetection(grid=completed, confidence=found.confidence, details=details)
-    return None
+    sought = _sought_on_lines(image, refined, corner, floor)
+    if sought is None:
+        return None
+    completed, sure_completed = sought
+    details = {
+        **found.details,
+        "polished_completed": _corner_moved(grid, completed, corner),
+        "certainty": sure_completed,
+    }
+    return BoardDetection(grid=completed, confidence=found.confidence, details=details)
 
 
 def _laid_on_own(
