@@ -49,6 +49,7 @@ from vision.detect import (
     AGREED_HEAT,
     ALTERNATE_LINES,
     DISPUTED_BELOW,
+    DISPUTED_UNLINED,
     DOUBTED_CONFIDENCE,
     ELSEWHERE_CELLS,
     FAINT_CONFIDENCE,
@@ -69,6 +70,7 @@ from vision.detect import (
     SHIFTED_CELLS,
     SHIFTED_SPREAD,
     UNSURE_READING,
+    WELL_LINED,
 )
 from vision.errors import VisionError
 from vision.grid import (
@@ -79,6 +81,7 @@ from vision.grid import (
     lines_beyond,
     lone_lines,
 )
+from vision.outline import weaker_lines
 
 #: The refined corners' median error on the test photos stays under this many
 #: cells (measured 0.04, against the network's 0.27).
@@ -1076,6 +1079,36 @@ def test_a_corner_move_the_stones_read_less_sure_on_is_not_polished() -> None:
     assert np.linalg.norm(own - found.corners, axis=1).max() >= POLISHED_CORNER_CELLS * cell
     assert corner_spread(photo.image, own, 9).max() <= POLISHED_SPREAD
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
+
+
+@pytest.mark.parametrize(
+    ("run", "index"),
+    [
+        # Fresh 30303 #153 (round 67, misplaced at 0.3 when benched): a light
+        # 19×19 of 8-pixel cells its lines place 3.8 cells off, where its
+        # lines do not show (0.03); the network's refined corners, laid on the
+        # board, show them (0.52), but the stones read only 0.0005 surer.
+        (30303, 153),
+        # Fresh 71717 #255 (round 67, misplaced at 0): a pale 19×19 under
+        # glare its outline places 13 cells off (lines 0.00); on the
+        # network's refined corners the lines show 0.71, and the stones
+        # read 0.009 less sure than on the placement.
+        (71717, 255),
+    ],
+)
+def test_a_placement_whose_lines_do_not_show_gives_way_to_a_grid_whose_lines_do(
+    run: int, index: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    photo = render_photo(seed=photo_seed(run, index), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=19)
+    assert found and found.details.get("disputed") and found.details.get("learned")
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.25
+    assert weaker_lines(photo.image, found.grid) >= WELL_LINED
+    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    placed = detect_board(photo.image, size=19)
+    assert not placed or farthest_corner_cells(placed.corners, photo.corners, 19) > 1.0
+    assert not placed or weaker_lines(photo.image, placed.grid) < DISPUTED_UNLINED
 
 
 def test_a_doubted_placement_under_the_floors_is_overruled_by_the_corners_two_looks_see() -> None:

@@ -545,6 +545,19 @@ LINES_GO_ON_SIDES = 3
 #: How much surer than a placement under the floors (``MIN_CERTAINTY``) the
 #: learned corners' grid must read to replace it without passing them.
 DISPUTED_SURER = 0.02
+#: Line contrast both ways (:func:`vision.outline.weaker_lines`) under which a
+#: placement's lines do not show: a disputing grid whose lines show clearly
+#: (``WELL_LINED``) then wins however its stones read (:func:`_learned_grid_wins`).
+#: On a pale board under glare, or a busy one, the stones can read as sure on
+#: a grid cells off the board's lines as on them. Fresh 30303 #153 (round 67,
+#: misplaced 3.8 cells off at 0.3 when benched; lines 0.03, stones -0.0108):
+#: the network's refined corners, laid on the board, lie 0.2 of a cell off,
+#: their lines 0.52, their stones -0.0103, too little surer; fresh 71717 #255
+#: (13 cells off at 0, lines 0.00, -0.0998): 0.02 off, lines 0.71, -0.1092.
+#: Dev (round 67: the 506 photos placed under 0.5 on sixteen seeds, and the
+#: no-board photos and placements under 0.9 of those two): no other disputing
+#: grid's lines reach 0.3 where the placement's are under 0.2.
+DISPUTED_UNLINED = 0.1
 #: A placement the lines leave sure (``SURE_EVIDENCE``) that reads this many
 #: stones or fewer is checked against the corner network: where it sees four
 #: corners at ``AGREED_HEAT`` or more, their grid more than ``ELSEWHERE_CELLS``
@@ -1874,6 +1887,8 @@ def _learned_grid_wins(
     will do: a sparse board reads near certain a cell off, or at half its
     spacing (fresh 8282 #101, 27 stones on its first line: -0.0041 at half
     the spacing across, -0.0016 on the refined network's corners).
+    However its stones read, it wins where its lines show clearly and the
+    placement's do not (:func:`_lined_not_placed`).
     """
     grid = found.grid
     if grid is None or _cells_apart(learned, grid) <= DISPUTED_CELLS:
@@ -1884,7 +1899,7 @@ def _learned_grid_wins(
         return None
     sure = found.details["certainty"] if "certainty" in found.details else certainty(image, grid)
     if sure_laid < sure + (0.0 if elsewhere else STONES_SURER):
-        return None
+        return (laid, sure_laid) if _lined_not_placed(image, grid, laid) else None
     # A placement under the floors itself gives way to a grid far surer whose
     # stones stand out, though not as sure as the floors ask.
     below_floors = sure < MIN_CERTAINTY and sure_laid >= sure + DISPUTED_SURER
@@ -1893,6 +1908,15 @@ def _learned_grid_wins(
     ):
         return None
     return laid, sure_laid
+
+
+def _lined_not_placed(image: npt.NDArray[np.uint8], grid: Grid, laid: Grid) -> bool:
+    """Whether ``laid``'s lines show clearly (``WELL_LINED``) where ``grid``'s do not.
+
+    ``grid``'s not at all (``DISPUTED_UNLINED``): the board's lines lie where
+    ``laid`` puts them, not where the placement does, however the stones read.
+    """
+    return weaker_lines(image, grid) < DISPUTED_UNLINED and weaker_lines(image, laid) >= WELL_LINED
 
 
 def _cells_apart(grid: Grid, other: Grid) -> float:
