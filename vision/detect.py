@@ -1430,7 +1430,9 @@ def _empty_and_elsewhere(
     A floor's tiles or a table's grain can place a grid that reads as an empty
     board near certain, surer than a real board nearly full of stones, blurred
     and seen small, reads on its true grid; no grid that must read surer can
-    win against it (:func:`_learned_grid_wins`). Where the placement reads
+    win against it (:func:`_learned_grid_wins`), unless its lines show where
+    the placement's do not (:func:`_lined_not_placed`, which since round 67
+    takes 90210 #230, below, before this step). Where the placement reads
     nearly empty (``NEARLY_EMPTY``), the network is sure of four corners
     (``AGREED_HEAT``) more than ``ELSEWHERE_CELLS`` away and the refiner is sure
     of each where it places them (``SHIFTED_SPREAD``), their grid, centred on
@@ -1495,7 +1497,8 @@ def _doubted_corner(
     sure so and stays (the refiner as sure, 0.027: the stones' guard is what
     keeps it); 31337 #46 and 42424 #73 spread 0.23 and 0.16.
     Doubted dev boards of earlier rounds (2222 #96, 1357 #172, 3333 #115)
-    stay as they were.
+    stay as they were here (1357 #172 is completed since round 67,
+    :func:`_doubted_completed`).
     """
     doubted = BoardDetection(
         grid=found.grid,
@@ -1520,7 +1523,7 @@ def _doubted_completed(
     moved, replaces the placement where its stones read at least
     ``COMPLETED_SURER`` surer, at ``DOUBTED_CONFIDENCE`` at most;
     ``details["completed"]`` says how far that corner moved, in cells. Where
-    neither reads so, each is laid on the board first (:func:`_sought_on_lines`
+    neither reads so, each is then laid on the board (:func:`_sought_on_lines`
     with ``laid``), as the dispute lays its candidates: fresh 20202 #278, a
     pale 19×19 of 10-pixel cells its lines placed 1.6 cells off, reads -0.0425
     there; the completed grid lies 0.38 of a cell off but reads -0.0757, and
