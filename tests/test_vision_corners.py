@@ -1121,6 +1121,34 @@ def test_a_placement_whose_lines_do_not_show_gives_way_to_a_grid_whose_lines_do(
     assert not placed or weaker_lines(photo.image, placed.grid) < DISPUTED_UNLINED
 
 
+def test_a_placement_centring_moved_between_the_lines_is_laid_on_its_refined_corners(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh 26262 #145 (round 67, misplaced at 0.90 when benched): a dark
+    # 19×19 with cells of 18 pixels. The lines place it right, but its stones
+    # read surer half a cell off (-0.005 against -0.018 on the truth), and
+    # centring moves it there, its lines then reading between the board's.
+    photo = render_photo(seed=photo_seed(26262, 145), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    placed = find_grid(photo.image, size=19)
+    assert placed and farthest_corner_cells(placed.corners, photo.corners, 19) < 0.1
+    centred, _ = centre_on_stones(photo.image, placed.grid)
+    assert farthest_corner_cells(centred.corners, photo.corners, 19) > 0.4
+    assert weaker_lines(photo.image, centred) < -WELL_LINED
+    # The refiner, very sure of the centred grid's corners, moves them back.
+    found = detect_board(photo.image, size=19)
+    assert found and found.details["between_lines"] >= POLISHED_CELLS
+    assert found.confidence <= FAINT_CONFIDENCE
+    assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.1
+    assert weaker_lines(photo.image, found.grid) >= WELL_LINED
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
+    # Without the lines' say, it stood half a cell off, near sure.
+    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    between = detect_board(photo.image, size=19)
+    assert between and farthest_corner_cells(between.corners, photo.corners, 19) > 0.4
+    assert between.confidence > FAINT_CONFIDENCE
+
+
 def test_a_doubted_placement_under_the_floors_is_overruled_by_the_corners_two_looks_see() -> None:
     # Fresh 6161 #145, a pale 19×19 with 11 stones, placed by lines on the
     # table 15 cells off (stones -0.065, under the floors): the refiner moves its

@@ -687,6 +687,10 @@ def detect_board(
         (:func:`_unrefined`; at ``GUESSED_CONFIDENCE`` at most), and
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
+        ``details["between_lines"]`` where the refiner moved an unsure
+        placement's corners a little, very sure of each, and their grid's
+        lines show where the placement's fall between the board's
+        (:func:`_between_lines`; with ``details["own"]``);
         ``details["shifted"]`` where the refiner moved an unsure placement's
         own corners as a whole, sure of each, and their grid replaced it
         (``details["again"]`` where refined once more from its own corners);
@@ -1283,7 +1287,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     places them again, where the network sees them at heat ``DISPUTED_HEAT`` or
     more, and as the network gives them, where it is sure of them
     (``LEARNED_HEAT``). The placement's own corners, refined, dispute it where
-    one moved more than ``DISPUTED_CELLS``. Of the grids that win
+    one moved more than ``DISPUTED_CELLS``; where none did, a placement
+    whose lines fall between the board's, its refined corners' grid showing
+    them, is laid there first (:func:`_between_lines`). Of the grids that win
     (:func:`_learned_grid_wins`), the one whose stones read surest takes the
     placement's place, at confidence at most ``FAINT_CONFIDENCE``: two searches
     disagreed. ``details["refined"]`` is set where refined corners' grid took
@@ -1335,6 +1341,10 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     doubted = float(moves.max()) > DISPUTED_CELLS
     if doubted:
         candidates.append((own, {"refined": 1.0, "own": 1.0}))
+    else:
+        between = _between_lines(image, found, own, moves)
+        if between is not None:
+            return between
     guess = find_corners(image)
     refined: npt.NDArray[np.float64] | None = None
     if guess is not None and guess.heat >= DISPUTED_HEAT:
@@ -1417,6 +1427,49 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     return BoardDetection(
         grid=grid, confidence=confidence, details={**found.details, "doubted": 1.0}
     )
+
+
+def _between_lines(
+    image: npt.NDArray[np.uint8],
+    found: BoardDetection,
+    own: npt.NDArray[np.float64],
+    moves: npt.NDArray[np.float64],
+) -> BoardDetection | None:
+    """An unsure placement lying between the board's lines, laid on its own refined corners.
+
+    On a dark or printed board the stones can read surer half a cell off their
+    points than on them, and centring on them (:func:`vision.centring.centre_on_stones`)
+    moves a grid the lines placed right to where its lines fall between the
+    board's. Where the refiner moved the placement's corners ``POLISHED_CELLS``
+    or more on average (none more than ``DISPUTED_CELLS``), very sure of each
+    (``POLISHED_SPREAD``), and the grid on them shows its lines clearly where
+    the placement's do not (:func:`_lined_not_placed`), that grid replaces it,
+    as the refiner placed it: centred or laid on the board, it would move back.
+    Its confidence is at most ``FAINT_CONFIDENCE`` (the stones and the lines
+    disagree) and falls with how unsure its stones read.
+    ``details["between_lines"]`` is the mean move, in cells.
+
+    Fresh 26262 #145 (round 67, misplaced at 0.90 when benched): the lines
+    placed it right; centred, it lay 0.70 of a cell off, lines -1.09; its
+    corners refined, 0.02 off, lines 0.98, spread 0.017 at most. Dev (round
+    68: 383 placements that reach the dispute, the 35 misplaced under 0.9 of
+    twenty-nine seeds and a random share of those placed right and of the
+    no-board photos): five pass these gates. Besides 26262 #145, 37373 #294
+    lies 0.07 of a cell off instead of 0.34, 64646 #262 0.21 instead of 0.16
+    (0 points wrong both ways), and 80808 #182 and 64646 #201 were already
+    laid on the same corners by a later step.
+    """
+    grid = found.grid
+    assert grid is not None
+    if float(moves.mean()) < POLISHED_CELLS:
+        return None
+    lined = _grid_on_sure_corners(image, grid, own, POLISHED_SPREAD)
+    if lined is None or not _lined_not_placed(image, grid, lined):
+        return None
+    sure = certainty(image, lined)
+    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
+    details = {"refined": 1.0, "own": 1.0, "between_lines": float(moves.mean()), "certainty": sure}
+    return BoardDetection(grid=lined, confidence=confidence, details=details)
 
 
 def _empty_and_elsewhere(
