@@ -1452,8 +1452,8 @@ def _between_lines(
     Fresh 26262 #145 (round 67, misplaced at 0.90 when benched): the lines
     placed it right; centred, it lay 0.70 of a cell off, lines -1.09; its
     corners refined, 0.02 off, lines 0.98, spread 0.017 at most. Dev (round
-    68: 383 placements that reach the dispute, the 35 misplaced under 0.9 of
-    twenty-nine seeds and a random share of those placed right and of the
+    68: 374 placements that reach the dispute on twenty-nine seeds, 23 of the
+    35 misplaced under 0.9 and a random draw of those placed right and of the
     no-board photos): five pass these gates. Besides 26262 #145, 37373 #294
     lies 0.07 of a cell off instead of 0.34, 64646 #262 0.21 instead of 0.16
     (0 points wrong both ways), and 80808 #182 and 64646 #201 were already
