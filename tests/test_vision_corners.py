@@ -1020,14 +1020,23 @@ def test_a_shifted_board_is_refined_again_where_the_refiner_stopped_part_of_the_
     assert farthest_corner_cells(once.corners, photo.corners, 9) > 0.5
 
 
-def test_an_unsure_placement_the_refiner_moves_a_little_very_surely_is_polished() -> None:
+def test_an_unsure_placement_the_refiner_moves_a_little_very_surely_is_polished(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # Dev 333 #241, a kaya 19×19 placed by its outline half a cell off at one
     # corner (confidence 0): its stones read as sure there as on the true
     # grid, and the refiner moves the corners a mean 0.36 of a cell, under a
     # shift, with a spread of 0.04 at most; laid there, 0.03 of a cell off.
     photo = render_photo(seed=photo_seed(333, 241), difficulty="hard")
     assert photo.board is not None and photo.corners is not None
+    # Since round 68 the same corners are taken a step earlier, the placement's
+    # lines not showing where theirs do (0.54); the polish is tested without it.
+    between = detect_board(photo.image, size=19)
+    assert between and between.details["between_lines"] >= POLISHED_CELLS
+    assert between.confidence == 0.0
+    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
     found = detect_board(photo.image, size=19)
+    assert np.allclose(found.corners, between.corners)
     assert found and 0.15 <= found.details["polished"] < SHIFTED_CELLS
     assert not {"shifted", "disputed", "doubted"} & found.details.keys()
     assert found.confidence == 0.0  # the board is no surer for it
