@@ -59,6 +59,7 @@ from vision.detect import (
     KEPT_CELLS,
     LEARNED_CONFIDENCE,
     LEARNED_HEAT,
+    LINES_CLEARER,
     LINES_GO_ON,
     LINES_GO_ON_SIDES,
     LONE_LINES,
@@ -963,7 +964,7 @@ def test_an_unsure_placement_the_refiner_surely_moves_as_a_whole_is_shifted(
         assert lined and lined.details.get("disputed") and "shifted" not in lined.details
         assert points_wrong(read_stones(photo.image, lined.grid).board, photo.board) <= wrong
         assert np.linalg.norm(lined.corners - photo.corners, axis=1).max() < 0.25 * cell
-        monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+        monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
     found = detect_board(photo.image, size=size)
     assert found and found.details.get("shifted") and found.details.get("refined")
     assert found.confidence == pytest.approx(confidence, abs=0.005)
@@ -1034,7 +1035,7 @@ def test_an_unsure_placement_the_refiner_moves_a_little_very_surely_is_polished(
     between = detect_board(photo.image, size=19)
     assert between and between.details["between_lines"] >= POLISHED_CELLS
     assert between.confidence == 0.0
-    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
     found = detect_board(photo.image, size=19)
     assert np.allclose(found.corners, between.corners)
     assert found and 0.15 <= found.details["polished"] < SHIFTED_CELLS
@@ -1124,10 +1125,32 @@ def test_a_placement_whose_lines_do_not_show_gives_way_to_a_grid_whose_lines_do(
     assert found and found.details.get("disputed") and found.details.get("learned")
     assert farthest_corner_cells(found.corners, photo.corners, 19) < 0.25
     assert weaker_lines(photo.image, found.grid) >= WELL_LINED
-    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
     placed = detect_board(photo.image, size=19)
     assert not placed or farthest_corner_cells(placed.corners, photo.corners, 19) > 1.0
     assert not placed or weaker_lines(photo.image, placed.grid) < DISPUTED_UNLINED
+
+
+def test_a_placement_whose_lines_show_faintly_gives_way_to_a_grid_whose_lines_show_far_clearer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Fresh 57575 #194 (round 68, misplaced at 0.3 when benched): a pale 9×9
+    # with cells of 25 pixels, doubted nearly 4 cells off, where its lines show
+    # faintly (0.44). The network's refined corners, laid on the board, show
+    # them nearly nine times as clearly, though the stones read less sure there.
+    photo = render_photo(seed=photo_seed(57575, 194), difficulty="hard")
+    assert photo.board is not None and photo.corners is not None
+    found = detect_board(photo.image, size=9)
+    assert found and found.details.get("disputed") and found.details.get("refined")
+    assert farthest_corner_cells(found.corners, photo.corners, 9) < 0.1
+    lined = weaker_lines(photo.image, found.grid)
+    assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) <= 3
+    monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
+    placed = detect_board(photo.image, size=9)
+    assert placed and placed.details.get("doubted")
+    assert farthest_corner_cells(placed.corners, photo.corners, 9) > 3.0
+    faint = weaker_lines(photo.image, placed.grid)
+    assert DISPUTED_UNLINED <= faint < WELL_LINED <= LINES_CLEARER * faint <= lined
 
 
 def test_a_placement_centring_moved_between_the_lines_is_laid_on_its_refined_corners(
@@ -1152,7 +1175,7 @@ def test_a_placement_centring_moved_between_the_lines_is_laid_on_its_refined_cor
     assert weaker_lines(photo.image, found.grid) >= WELL_LINED
     assert points_wrong(read_stones(photo.image, found.grid).board, photo.board) == 0
     # Without the lines' say, it stood half a cell off, near sure.
-    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
     between = detect_board(photo.image, size=19)
     assert between and farthest_corner_cells(between.corners, photo.corners, 19) > 0.4
     assert between.confidence > FAINT_CONFIDENCE
@@ -1538,7 +1561,7 @@ def test_a_doubted_empty_grid_gives_way_to_the_board_both_looks_see_elsewhere(
     lined = detect_board(photo.image, size=9)
     assert lined and lined.details.get("disputed") and "elsewhere" not in lined.details
     assert farthest_corner_cells(lined.corners, photo.corners, 9) < 0.4
-    monkeypatch.setattr(vision.detect, "DISPUTED_UNLINED", -np.inf)
+    monkeypatch.setattr(vision.detect, "_lined_not_placed", lambda *_: False)
     found = detect_board(photo.image, size=9)
     assert found and found.details.get("elsewhere", 0.0) > ELSEWHERE_CELLS
     assert found.details.get("disputed") and found.confidence <= FAINT_CONFIDENCE

@@ -558,6 +558,21 @@ DISPUTED_SURER = 0.02
 #: no-board photos and placements under 0.9 of those two): no other disputing
 #: grid's lines reach 0.3 where the placement's are under 0.2.
 DISPUTED_UNLINED = 0.1
+#: Nor where they show, but less than ``WELL_LINED`` and less than a
+#: ``LINES_CLEARER``-th as clearly as the disputing grid's. Fresh 57575 #194
+#: (round 68, misplaced at 0.3 when benched): a pale 9×9 with cells of 25
+#: pixels, doubted 4 cells off at two corners, its lines reading 0.44; the
+#: network's refined corners, laid on the board, lie 0.05 of a cell off with
+#: lines at 3.89, but their stones read less sure (-0.047 against -0.029).
+#: Dev (round 68: every dispute candidate more than a cell from a placement
+#: whose lines read 0.1 to 0.45 on the round-67 population above, and those
+#: of every no-board photo, every board lost and every placement under 0.5 of
+#: 57575 and 40404; 131 photos): of the 20 candidates whose lines read
+#: ``WELL_LINED`` or more, every one lies within 0.28 of a cell of the truth,
+#: every placement they dispute 1.14 cells off or more, and their lines read
+#: 2.1 to 10 times the placement's but for 52525 #198's (1.1 times, which its
+#: stones already took). 57575 #194 is the only one this changes.
+LINES_CLEARER = 2.0
 #: A placement the lines leave sure (``SURE_EVIDENCE``) that reads this many
 #: stones or fewer is checked against the corner network: where it sees four
 #: corners at ``AGREED_HEAT`` or more, their grid more than ``ELSEWHERE_CELLS``
@@ -1454,10 +1469,12 @@ def _between_lines(
     corners refined, 0.02 off, lines 0.98, spread 0.017 at most. Dev (round
     68: 374 placements that reach the dispute on twenty-nine seeds, 23 of the
     35 misplaced under 0.9 and a random draw of those placed right and of the
-    no-board photos): five pass these gates. Besides 26262 #145, 37373 #294
-    lies 0.07 of a cell off instead of 0.34, 64646 #262 0.21 instead of 0.16
-    (0 points wrong both ways), and 80808 #182 and 64646 #201 were already
-    laid on the same corners by a later step.
+    no-board photos): five pass these gates, and a sixth with the wider
+    lines rule (``LINES_CLEARER``). Besides 26262 #145, 37373 #294 lies 0.07
+    of a cell off instead of 0.34, 64646 #262 0.21 instead of 0.16 (0 points
+    wrong both ways), and 80808 #182, 64646 #201 and 48484 #3 were already
+    laid on the same corners by a later step. Older dev 333 #241 is taken
+    here before its polish, on the same corners at the same confidence.
     """
     grid = found.grid
     assert grid is not None
@@ -1969,10 +1986,16 @@ def _learned_grid_wins(
 def _lined_not_placed(image: npt.NDArray[np.uint8], grid: Grid, laid: Grid) -> bool:
     """Whether ``laid``'s lines show clearly (``WELL_LINED``) where ``grid``'s do not.
 
-    ``grid``'s not at all (``DISPUTED_UNLINED``): the board's lines lie where
-    ``laid`` puts them, not where the placement does, however the stones read.
+    ``grid``'s not at all (``DISPUTED_UNLINED``), or less than clearly and
+    less than a ``LINES_CLEARER``-th as clearly as ``laid``'s: the board's
+    lines lie where ``laid`` puts them, not where the placement does, however
+    the stones read.
     """
-    return weaker_lines(image, grid) < DISPUTED_UNLINED and weaker_lines(image, laid) >= WELL_LINED
+    lined = weaker_lines(image, laid)
+    if lined < WELL_LINED:
+        return False
+    placed = weaker_lines(image, grid)
+    return placed < DISPUTED_UNLINED or (placed < WELL_LINED and lined >= LINES_CLEARER * placed)
 
 
 def _cells_apart(grid: Grid, other: Grid) -> float:
