@@ -556,10 +556,15 @@ DISPUTED_SURER = 0.02
 #: (13 cells off at 0, lines 0.00, -0.0998): 0.02 off, lines 0.71, -0.1092.
 #: Dev (round 67: the 506 photos placed under 0.5 on sixteen seeds, and the
 #: no-board photos and placements under 0.9 of those two): no other disputing
-#: grid's lines reach 0.3 where the placement's are under 0.2.
+#: grid's lines reach 0.3 where the placement's are under 0.2. Round 68
+#: widened the rule (``LINES_CLEARER``, which takes every placement under
+#: this floor) and lets it lay a placement on its own refined corners too
+#: (:func:`_between_lines`).
 DISPUTED_UNLINED = 0.1
-#: Nor where they show, but less than ``WELL_LINED`` and less than a
-#: ``LINES_CLEARER``-th as clearly as the disputing grid's. Fresh 57575 #194
+#: Round 68: a disputing grid whose lines show clearly wins too where the
+#: placement's show less than ``WELL_LINED`` and less than a
+#: ``LINES_CLEARER``-th as clearly: under 0.225 against any grid that shows
+#: them clearly, and more where the grid shows them clearer still. Fresh 57575 #194
 #: (round 68, misplaced at 0.3 when benched): a pale 9×9 with cells of 25
 #: pixels, doubted 4 cells off at two corners, its lines reading 0.44; the
 #: network's refined corners, laid on the board, lie 0.05 of a cell off with
@@ -703,9 +708,9 @@ def detect_board(
         ``details["spread"]`` where the last search took it only because the
         refiner is sure of all four (the largest spread, in cells);
         ``details["between_lines"]`` where the refiner moved an unsure
-        placement's corners a little, very sure of each, and their grid's
-        lines show where the placement's fall between the board's
-        (:func:`_between_lines`; with ``details["own"]``);
+        placement's corners under a cell each, very sure of each, and their
+        grid's lines show where the placement's do not, or fall between the
+        board's (:func:`_between_lines`; with ``details["refined"]``);
         ``details["shifted"]`` where the refiner moved an unsure placement's
         own corners as a whole, sure of each, and their grid replaced it
         (``details["again"]`` where refined once more from its own corners);
@@ -1303,8 +1308,9 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
     more, and as the network gives them, where it is sure of them
     (``LEARNED_HEAT``). The placement's own corners, refined, dispute it where
     one moved more than ``DISPUTED_CELLS``; where none did, a placement
-    whose lines fall between the board's, its refined corners' grid showing
-    them, is laid there first (:func:`_between_lines`). Of the grids that win
+    whose lines do not show where its refined corners' grid shows them
+    (:func:`_lined_not_placed`) is laid there first (:func:`_between_lines`).
+    Of the grids that win
     (:func:`_learned_grid_wins`), the one whose stones read surest takes the
     placement's place, at confidence at most ``FAINT_CONFIDENCE``: two searches
     disagreed. ``details["refined"]`` is set where refined corners' grid took
@@ -1378,9 +1384,7 @@ def _disputed(image: npt.NDArray[np.uint8], found: BoardDetection) -> BoardDetec
             best = (*won, whose)
     if best is not None:
         laid, sure_laid, whose = best
-        confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure_laid))
-        details = {**whose, "disputed": 1.0, "certainty": sure_laid}
-        return BoardDetection(grid=laid, confidence=confidence, details=details)
+        return _faintly(laid, sure_laid, {**whose, "disputed": 1.0})
     if doubted and refined is not None and guess is not None and guess.heat >= AGREED_HEAT:
         overruled = _overruled(image, found, refined, guess.heat)
         if overruled is not None:
@@ -1462,7 +1466,10 @@ def _between_lines(
     as the refiner placed it: centred or laid on the board, it would move back.
     Its confidence is at most ``FAINT_CONFIDENCE`` (the stones and the lines
     disagree) and falls with how unsure its stones read.
-    ``details["between_lines"]`` is the mean move, in cells.
+    ``details["between_lines"]`` is the mean move, in cells. It comes before
+    the shift (:func:`_shifted`), which takes the same corners less surely
+    where they moved ``SHIFTED_CELLS`` or more on average, and refines them
+    again: on 64646 #201 (a mean 0.53) both lie 0.03 of a cell off.
 
     Fresh 26262 #145 (round 67, misplaced at 0.90 when benched): the lines
     placed it right; centred, it lay 0.70 of a cell off, lines -1.09; its
@@ -1478,15 +1485,13 @@ def _between_lines(
     """
     grid = found.grid
     assert grid is not None
-    if float(moves.mean()) < POLISHED_CELLS:
+    mean = float(moves.mean())
+    if mean < POLISHED_CELLS:
         return None
     lined = _grid_on_sure_corners(image, grid, own, POLISHED_SPREAD)
     if lined is None or not _lined_not_placed(image, grid, lined):
         return None
-    sure = certainty(image, lined)
-    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
-    details = {"refined": 1.0, "own": 1.0, "between_lines": float(moves.mean()), "certainty": sure}
-    return BoardDetection(grid=lined, confidence=confidence, details=details)
+    return _faintly(lined, certainty(image, lined), {"refined": 1.0, "between_lines": mean})
 
 
 def _empty_and_elsewhere(
@@ -1986,16 +1991,27 @@ def _learned_grid_wins(
 def _lined_not_placed(image: npt.NDArray[np.uint8], grid: Grid, laid: Grid) -> bool:
     """Whether ``laid``'s lines show clearly (``WELL_LINED``) where ``grid``'s do not.
 
-    ``grid``'s not at all (``DISPUTED_UNLINED``), or less than clearly and
-    less than a ``LINES_CLEARER``-th as clearly as ``laid``'s: the board's
-    lines lie where ``laid`` puts them, not where the placement does, however
-    the stones read.
+    ``grid``'s less than clearly and less than a ``LINES_CLEARER``-th as
+    clearly as ``laid``'s (so always where they do not show at all,
+    ``DISPUTED_UNLINED``, or fall between the board's): the board's lines lie
+    where ``laid`` puts them, not where the placement does, however the
+    stones read. A NaN reading either way is no evidence.
     """
     lined = weaker_lines(image, laid)
-    if lined < WELL_LINED:
+    if not lined >= WELL_LINED:
         return False
     placed = weaker_lines(image, grid)
-    return placed < DISPUTED_UNLINED or (placed < WELL_LINED and lined >= LINES_CLEARER * placed)
+    return placed < WELL_LINED and lined >= LINES_CLEARER * placed
+
+
+def _faintly(grid: Grid, sure: float, details: dict[str, float]) -> BoardDetection:
+    """``grid`` as a board two looks disagreed on, its stones reading ``sure``.
+
+    At ``FAINT_CONFIDENCE`` at most, falling with how unsure its stones read
+    (``UNSURE_READING``); ``details["certainty"]`` is ``sure``.
+    """
+    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
+    return BoardDetection(grid=grid, confidence=confidence, details={**details, "certainty": sure})
 
 
 def _cells_apart(grid: Grid, other: Grid) -> float:
@@ -2072,8 +2088,7 @@ def _shifted(
     again = _refined_again(image, moved, sure)
     if again is not None:
         (moved, sure), details["again"] = again, 1.0
-    confidence = min(FAINT_CONFIDENCE, _reading_confidence(sure))
-    return BoardDetection(grid=moved, confidence=confidence, details={**details, "certainty": sure})
+    return _faintly(moved, sure, details)
 
 
 def _refined_again(
